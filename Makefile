@@ -1,0 +1,31 @@
+# Every target creates the virtualenv and installs the project by itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+JOBS   ?= 2
+
+.PHONY: install tables test bench clean-tables
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,plot]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Rebuild every artifact under artifacts/ that is missing or out of date.
+tables: $(STAMP)
+	$(BIN)/deduce tables --jobs $(JOBS)
+
+## The test suite (what CI runs).
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## Throughput and latency benchmarks (not tests).
+bench: $(STAMP)
+	$(BIN)/python -m pipeline.bench
+
+clean-tables:
+	rm -f artifacts/table-*.parquet

@@ -1,0 +1,1 @@
+"""Offline pipeline: builds feedback tables and decision trees into artifacts/."""

@@ -1,0 +1,123 @@
+"""Battleship search game: ships hidden on a grid, guesses report how close each shot landed.
+
+Default board: 4 rows x 8 columns (columns A-H, rows 1-4), 3 ships at distinct locations, so 4960
+targets; a guess is any 3 distinct locations. Feedback ``(exact, one_away, two_away)`` counts each
+guessed location once, at its Chebyshev distance (0, 1 or 2) to the nearest ship; farther shots
+are not counted. Board size and ship count are parameters of `game`.
+
+Encoded row of a guess or target (what `rule` reads): ``[col_0..col_k-1, row_0..row_k-1]``.
+Feedback code: ``exact*(k+1)**2 + one_away*(k+1) + two_away``.
+"""
+from __future__ import annotations
+
+import inspect
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
+
+COLUMNS = "ABCDEFGH"
+ROWS = 4
+SHIPS = 3
+
+
+class Location(NamedTuple):
+    """A grid cell: 0-based column (A=0) and 0-based row (1=0)."""
+
+    col: int
+    row: int
+
+
+def to_location(text: str) -> Location | None:
+    """Return the Location of text like "A1" (column A-H, row 1-4), or None if it is not one."""
+    if not isinstance(text, str) or len(text) != 2:
+        return None
+    col, row = COLUMNS.find(text[0]), "1234".find(text[1])
+    if col < 0 or row < 0:
+        return None
+    return Location(col, row)
+
+
+def from_location(loc: Location) -> str:
+    """Return the text of a location, e.g. "A1"."""
+    return f"{COLUMNS[loc.col]}{loc.row + 1}"
+
+
+def parse_locations(texts: Sequence[str], count: int = SHIPS) -> list[Location]:
+    """Return `count` distinct locations parsed from `texts`; ValueError names a bad token."""
+    locations = []
+    for text in texts:
+        loc = to_location(text)
+        if loc is None:
+            raise ValueError(f"not a location (column A-H then row 1-4): {text!r}")
+        locations.append(loc)
+    unique_tokens([from_location(loc) for loc in locations], count, "location")
+    return locations
+
+
+def rule(guess: np.ndarray, target: np.ndarray) -> int:
+    """Return the feedback code of one guess row against one target row (Numba-compatible)."""
+    k = guess.shape[0] // 2
+    exact = 0
+    one = 0
+    two = 0
+    for i in range(k):
+        nearest = 99
+        for j in range(k):
+            dc = abs(guess[i] - target[j])
+            dr = abs(guess[k + i] - target[k + j])
+            d = dc if dc > dr else dr
+            if d < nearest:
+                nearest = d
+        if nearest == 0:
+            exact += 1
+        elif nearest == 1:
+            one += 1
+        elif nearest == 2:
+            two += 1
+    return (exact * (k + 1) + one) * (k + 1) + two
+
+
+def _row(locations: Sequence[Location]) -> list[int]:
+    ordered = sorted(locations, key=lambda loc: (loc.col, loc.row))
+    return [loc.col for loc in ordered] + [loc.row for loc in ordered]
+
+
+def label(locations: Sequence[Location]) -> str:
+    """Return the canonical text of a set of locations: sorted, space separated ("A1 B2 C3")."""
+    return " ".join(from_location(loc) for loc in sorted(locations, key=lambda l: (l.col, l.row)))
+
+
+@lru_cache(maxsize=None)
+def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game:
+    """Return the battleship variant with `ships` ships on a `rows` x `cols` board."""
+    cells = [Location(c, r) for c in range(cols) for r in range(rows)]
+    triples = list(combinations(cells, ships))
+    base = ships + 1
+    return Game(
+        name="battleship",
+        variant="default" if (ships, cols, rows) == (SHIPS, len(COLUMNS), ROWS) else f"s{ships}-{cols}x{rows}",
+        rows=np.array([_row(t) for t in triples], dtype=np.int32),
+        labels=tuple(label(t) for t in triples),
+        target_index=np.arange(len(triples), dtype=np.int64),
+        n_codes=base**3,
+        rule=rule,
+        win_code=mixed_radix((ships, 0, 0), base),
+        decode=lambda code: digits(code, base, 3),
+        encode=lambda fb: mixed_radix(check_feedback(fb, 3, ships, "battleship"), base),
+        rules_source=inspect.getsource(rule),
+    )
+
+
+def feedback(target: Sequence[Location], guess: Sequence[Location]) -> tuple[int, int, int]:
+    """Return (exact, one_away, two_away) for `guess` against the ships of `target`."""
+    if len(target) != len(guess):
+        raise ValueError(f"target has {len(target)} locations but guess has {len(guess)}")
+    unique_tokens([from_location(Location(*loc)) for loc in target], None, "location")
+    unique_tokens([from_location(Location(*loc)) for loc in guess], None, "location")
+    g = np.array(_row([Location(*loc) for loc in guess]), dtype=np.int32)
+    t = np.array(_row([Location(*loc) for loc in target]), dtype=np.int32)
+    return digits(rule(g, t), len(guess) + 1, 3)

@@ -1,0 +1,73 @@
+"""Bulls and Cows: a secret of 4 distinct digits 0-9 (5040 codes); guesses are such codes too.
+
+Feedback ``(bulls, cows)``: bulls are right digits in the right place, cows right digits elsewhere.
+The number of digits is a parameter of `game`. Encoded row: the digits, then a bit mask of them.
+Code: ``bulls*(digits+1) + cows``.
+"""
+from __future__ import annotations
+
+import inspect
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+
+from solver.game import Game, check_feedback, digits, mixed_radix
+
+DIGITS = 4
+
+
+def parse_code(text: str, length: int = DIGITS) -> str:
+    """Return `text` if it is `length` distinct digits 0-9; ValueError naming it otherwise."""
+    if not isinstance(text, str) or len(text) != length or not text.isdigit() or not text.isascii():
+        raise ValueError(f"not a code of {length} digits 0-9: {text!r}")
+    if len(set(text)) != length:
+        raise ValueError(f"code repeats a digit: {text!r}")
+    return text
+
+
+def rule(guess: np.ndarray, secret: np.ndarray) -> int:
+    """Return the feedback code of one guess row against one secret row (Numba-compatible)."""
+    n = guess.shape[0] - 1
+    bulls = 0
+    cows = 0
+    mask = secret[n]
+    for i in range(n):
+        if guess[i] == secret[i]:
+            bulls += 1
+        elif (mask >> guess[i]) & 1:
+            cows += 1
+    return bulls * (n + 1) + cows
+
+
+def _row(code: tuple[int, ...]) -> list[int]:
+    return list(code) + [sum(1 << d for d in code)]
+
+
+@lru_cache(maxsize=None)
+def game(length: int = DIGITS) -> Game:
+    """Return Bulls and Cows with secrets of `length` distinct digits."""
+    if not 1 <= length <= 10:
+        raise ValueError(f"bulls and cows takes 1-10 digits, got {length}")
+    codes = list(permutations(range(10), length))
+    base = length + 1
+    return Game(
+        name="bulls",
+        variant="default" if length == DIGITS else f"d{length}",
+        rows=np.array([_row(c) for c in codes], dtype=np.int32),
+        labels=tuple("".join(map(str, c)) for c in codes),
+        target_index=np.arange(len(codes), dtype=np.int64),
+        n_codes=base * base,
+        rule=rule,
+        win_code=mixed_radix((length, 0), base),
+        decode=lambda code: digits(code, base, 2),
+        encode=lambda fb: mixed_radix(check_feedback(fb, 2, length, "bulls"), base),
+        rules_source=inspect.getsource(rule),
+    )
+
+
+def feedback(secret: str, guess: str) -> tuple[int, int]:
+    """Return (bulls, cows) for `guess` against `secret`, both strings like "0123"."""
+    s = _row(tuple(int(ch) for ch in parse_code(secret)))
+    g = _row(tuple(int(ch) for ch in parse_code(guess)))
+    return digits(rule(np.array(g, dtype=np.int32), np.array(s, dtype=np.int32)), DIGITS + 1, 2)

@@ -1,0 +1,157 @@
+"""The card guessing game: n distinct cards (n = 1..4) hidden from a 52-card deck.
+
+Card text is rank then suit: ranks 2 3 4 5 6 7 8 9 T J Q K A (ace high), suits C D H S.
+Feedback ``(correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_suits)``:
+
+* correct_cards: answer cards that are also in the guess;
+* lower_ranks: answer cards ranked below the lowest guess rank;
+* correct_ranks: rank matches, each guess card counted once (multiset intersection);
+* higher_ranks: answer cards ranked above the highest guess rank;
+* correct_suits: suit matches, each guess card counted once.
+
+Encoded row (what `rule` reads): ``[card ids..., ranks..., suits...]`` with rank 0 = "2" .. 12 = "A",
+suit 0 = C .. 3 = S and card id = suit*13 + rank (the deck order 2C..AC, 2D.., .., AS).
+Feedback code: the five fields as digits of base n+1.
+"""
+from __future__ import annotations
+
+import inspect
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+DECK_SIZE = len(RANKS) * len(SUITS)
+MAX_CARDS = 4
+
+
+class Card(NamedTuple):
+    """A playing card: rank 0 ("2") .. 12 ("A") and suit 0 (C) .. 3 (S)."""
+
+    rank: int
+    suit: int
+
+    @property
+    def id(self) -> int:
+        """Return the card's position in the deck order 2C..AC, 2D..AD, 2H..AH, 2S..AS."""
+        return self.suit * len(RANKS) + self.rank
+
+
+def to_card(text: str) -> Card | None:
+    """Return the Card of text like "TH" or "2C" (rank then suit), or None if it is not one."""
+    if not isinstance(text, str) or len(text) != 2:
+        return None
+    rank, suit = RANKS.find(text[0]), SUITS.find(text[1])
+    if rank < 0 or suit < 0:
+        return None
+    return Card(rank, suit)
+
+
+def from_card(card: Card) -> str:
+    """Return the text of a card, e.g. "TH"."""
+    return RANKS[card.rank] + SUITS[card.suit]
+
+
+def parse_cards(texts: Sequence[str], count: int | None = None) -> list[Card]:
+    """Return distinct cards parsed from `texts` (exactly `count` if given); ValueError names a bad token."""
+    cards = []
+    for text in texts:
+        card = to_card(text)
+        if card is None:
+            raise ValueError(f"not a card (rank 2-9 T J Q K A then suit C D H S): {text!r}")
+        cards.append(card)
+    if count is None and not 1 <= len(cards) <= MAX_CARDS:
+        raise ValueError(f"expected 1 to {MAX_CARDS} cards, got {len(cards)}")
+    unique_tokens([from_card(c) for c in cards], count, "card")
+    return cards
+
+
+def rule(guess: np.ndarray, target: np.ndarray) -> int:
+    """Return the feedback code of one guess row against one answer row (Numba-compatible)."""
+    n = guess.shape[0] // 3
+    correct = 0
+    low_rank = 99
+    high_rank = -1
+    for j in range(n):
+        r = guess[n + j]
+        if r < low_rank:
+            low_rank = r
+        if r > high_rank:
+            high_rank = r
+    lower = 0
+    higher = 0
+    for i in range(n):
+        for j in range(n):
+            if target[i] == guess[j]:
+                correct += 1
+        if target[n + i] < low_rank:
+            lower += 1
+        if target[n + i] > high_rank:
+            higher += 1
+    # Rank and suit matches are multiset intersections: each guess card is matched at most once.
+    ranks = 0
+    suits = 0
+    used_rank = 0
+    used_suit = 0
+    for i in range(n):
+        for j in range(n):
+            if not (used_rank >> j) & 1 and guess[n + j] == target[n + i]:
+                used_rank |= 1 << j
+                ranks += 1
+                break
+        for j in range(n):
+            if not (used_suit >> j) & 1 and guess[2 * n + j] == target[2 * n + i]:
+                used_suit |= 1 << j
+                suits += 1
+                break
+    b = n + 1
+    return (((correct * b + lower) * b + ranks) * b + higher) * b + suits
+
+
+def _row(cards: Sequence[Card]) -> list[int]:
+    ordered = sorted(cards, key=lambda c: c.id)
+    return [c.id for c in ordered] + [c.rank for c in ordered] + [c.suit for c in ordered]
+
+
+def label(cards: Sequence[Card]) -> str:
+    """Return the canonical text of a hand: deck order, space separated ("2C AS")."""
+    return " ".join(from_card(c) for c in sorted(cards, key=lambda c: c.id))
+
+
+@lru_cache(maxsize=None)
+def game(n: int = 2) -> Game:
+    """Return the card game with `n` hidden cards (every n-card hand is a target and a guess)."""
+    if not 1 <= n <= MAX_CARDS:
+        raise ValueError(f"the card game takes 1 to {MAX_CARDS} cards, got {n}")
+    deck = [Card(rank, suit) for suit in range(len(SUITS)) for rank in range(len(RANKS))]
+    hands = list(combinations(deck, n))
+    base = n + 1
+    return Game(
+        name="cards",
+        variant=f"n{n}",
+        rows=np.array([_row(h) for h in hands], dtype=np.int32),
+        labels=tuple(label(h) for h in hands),
+        target_index=np.arange(len(hands), dtype=np.int64),
+        n_codes=base**5,
+        rule=rule,
+        win_code=mixed_radix((n, 0, n, 0, n), base),
+        decode=lambda code: digits(code, base, 5),
+        encode=lambda fb: mixed_radix(check_feedback(fb, 5, n, "cards"), base),
+        rules_source=inspect.getsource(rule),
+    )
+
+
+def feedback(answer: Sequence[Card], guess: Sequence[Card]) -> tuple[int, int, int, int, int]:
+    """Return (correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_suits)."""
+    if len(answer) != len(guess):
+        raise ValueError(f"answer has {len(answer)} cards but guess has {len(guess)}")
+    for hand in (answer, guess):
+        unique_tokens([from_card(Card(*c)) for c in hand], None, "card")
+    g = np.array(_row([Card(*c) for c in guess]), dtype=np.int32)
+    a = np.array(_row([Card(*c) for c in answer]), dtype=np.int32)
+    return digits(rule(g, a), len(guess) + 1, 5)

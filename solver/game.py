@@ -1,0 +1,124 @@
+"""The shape every game shares: encoded guesses, targets and one feedback rule.
+
+A game variant is a `Game`: an integer matrix of encoded guesses (one row per allowed guess, in the
+layout its rule reads), the indices of the guesses that can be targets, and a *rule*: a plain
+Python function ``rule(guess_row, target_row) -> int`` written in the subset of Python that Numba
+compiles. The same function object serves three callers without being written twice:
+
+* the runtime calls it directly (pure Python, no compilation) to score a single pair;
+* `solver.kernels` compiles it lazily with ``numba.njit`` and maps it over whole matrices;
+* the tests compare it with a naive reference written from the specification.
+
+Feedback codes are dense integers ``0 <= code < n_codes`` (a mixed-radix number of the feedback
+fields); ``decode``/``encode`` convert between a code and the game's public feedback value.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+Rule = Callable[[np.ndarray, np.ndarray], int]
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game variant: what can be guessed, what can be hidden, and how it is scored."""
+
+    name: str
+    variant: str
+    rows: np.ndarray  # int32[G, W]: encoded guesses, the layout `rule` reads
+    labels: tuple[str, ...]  # text of each guess, same order as `rows`
+    target_index: np.ndarray  # int64[T]: row of each possible target in `rows`
+    n_codes: int  # feedback codes are 0 .. n_codes-1
+    rule: Rule
+    win_code: int  # the code a guess receives when it is the target
+    decode: Callable[[int], Any]
+    encode: Callable[[Any], int]
+    rules_source: str = ""  # identifies the rule's implementation (for artifact freshness)
+    # Optional: restricts the guesses allowed after a history (hard mode); None = all allowed.
+    allowed: Callable[["Game", Sequence[tuple[int, int]]], np.ndarray] | None = None
+    _positions: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rows.setflags(write=False)
+        self.target_index.setflags(write=False)
+        self._positions.update({label: i for i, label in enumerate(self.labels)})
+
+    @property
+    def key(self) -> str:
+        """Return ``name-variant``, the name artifacts and caches use."""
+        return f"{self.name}-{self.variant}"
+
+    @property
+    def n_guesses(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def n_targets(self) -> int:
+        return int(self.target_index.shape[0])
+
+    @property
+    def code_dtype(self) -> np.dtype:
+        """Return uint8 when every code fits in a byte, else uint16."""
+        return np.dtype(np.uint8 if self.n_codes <= 256 else np.uint16)
+
+    def index_of(self, label: str) -> int:
+        """Return the row of a guess given its canonical text; KeyError if it is not allowed."""
+        return self._positions[label]
+
+    def code(self, guess: int, target: int) -> int:
+        """Return the feedback code of guess row `guess` against guess row `target` (pure Python)."""
+        return int(self.rule(self.rows[guess], self.rows[target]))
+
+    def fingerprint(self) -> str:
+        """Return a sha256 over the lists and the rule source: changes when either changes."""
+        digest = hashlib.sha256()
+        digest.update(f"{self.name}|{self.variant}|{self.n_codes}|".encode())
+        digest.update("\n".join(self.labels).encode())
+        digest.update(self.target_index.tobytes())
+        digest.update(self.rules_source.encode())
+        return digest.hexdigest()
+
+
+def mixed_radix(fields: Sequence[int], base: int) -> int:
+    """Return the code of `fields` read as digits of `base`, first field most significant."""
+    code = 0
+    for value in fields:
+        code = code * base + int(value)
+    return code
+
+
+def digits(code: int, base: int, count: int) -> tuple[int, ...]:
+    """Return the `count` digits of `code` in `base`, most significant first."""
+    out = []
+    for _ in range(count):
+        code, digit = divmod(code, base)
+        out.append(digit)
+    return tuple(reversed(out))
+
+
+def check_feedback(fields: Any, count: int, limit: int, what: str) -> tuple[int, ...]:
+    """Return `fields` as a tuple of `count` ints in 0..limit, or raise ValueError saying why."""
+    try:
+        values = tuple(fields)
+    except TypeError:
+        raise ValueError(f"{what} feedback must be {count} integers, got {fields!r}") from None
+    if len(values) != count or not all(isinstance(v, (int, np.integer)) for v in values):
+        raise ValueError(f"{what} feedback must be {count} integers, got {fields!r}")
+    if any(v < 0 or v > limit for v in values):
+        raise ValueError(f"{what} feedback values must lie in 0..{limit}, got {values!r}")
+    return tuple(int(v) for v in values)
+
+
+def unique_tokens(tokens: Sequence[Any], count: int | None, what: str) -> None:
+    """Raise ValueError if `tokens` has the wrong length or repeats an item (naming it)."""
+    if count is not None and len(tokens) != count:
+        raise ValueError(f"expected {count} {what}s, got {len(tokens)}")
+    seen = set()
+    for token in tokens:
+        if token in seen:
+            raise ValueError(f"duplicate {what}: {token}")
+        seen.add(token)

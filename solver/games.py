@@ -1,0 +1,48 @@
+"""The registry of games and the variants the pipeline builds: one line per game module."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Callable
+
+from solver.game import Game
+
+# variant name -> factory call; the first variant of each game is its default.
+VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
+    "battleship": {"default": lambda: _module("battleship").game()},
+    "cards": {f"n{n}": (lambda n=n: _module("cards").game(n)) for n in (2, 3, 4, 1)},
+    "wordle": {
+        "normal": lambda: _module("wordle").game(hard=False),
+        "hard": lambda: _module("wordle").game(hard=True),
+    },
+    "mastermind": {"default": lambda: _module("mastermind").game()},
+    "bulls": {"default": lambda: _module("bulls").game()},
+}
+
+# Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
+# Wordle hard mode shares the normal table).
+TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
+                  ("wordle", "normal"), ("mastermind", "default"), ("bulls", "default")]
+
+
+class UnknownGameError(ValueError):
+    """A game or variant name that the registry does not know."""
+
+
+def _module(name: str):
+    return import_module(f"solver.{name}")
+
+
+def get_game(name: str, variant: str | None = None) -> Game:
+    """Return a registered game variant (its default variant when `variant` is None)."""
+    if name not in VARIANTS:
+        raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
+    variants = VARIANTS[name]
+    variant = variant or next(iter(variants))
+    if variant not in variants:
+        raise UnknownGameError(f"unknown variant {variant!r} of {name}: choose from {', '.join(variants)}")
+    return variants[variant]()
+
+
+def all_variants() -> list[tuple[str, str]]:
+    """Return every registered (game, variant) pair."""
+    return [(name, variant) for name, variants in VARIANTS.items() for variant in variants]

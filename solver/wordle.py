@@ -1,0 +1,175 @@
+"""Wordle: guess a hidden word; each guess gets five marks.
+
+Marks: G (right letter, right place), Y (in the answer elsewhere), R (absent, or more copies than
+the answer has). Greens are assigned first, then yellows left to right while unused answer letters
+remain. Words are case-insensitive on input and upper case on output.
+
+Hard mode: every green stays in place, and each revealed letter is reused at least as many times as
+it was marked G or Y in an earlier guess.
+
+Encoded row (what `rule` reads): ``[letters 0-25..., bit mask of the letters, 1 if a letter repeats]``.
+Feedback code: ``sum(mark_i * 3**i)`` with R=0, Y=1, G=2, position 0 least significant.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from solver.game import Game
+from solver.wordlists import builtin_answers, builtin_guesses, check_subset, check_word
+
+MARKS = "RYG"
+
+
+@lru_cache(maxsize=None)
+def make_rule(length: int):
+    """Return the rule for words of `length` letters (a closure: Numba compiles `length` as a constant)."""
+
+    def rule(guess: np.ndarray, answer: np.ndarray) -> int:
+        """Return the feedback code of one guess row against one answer row."""
+        code = 0
+        weight = 1
+        if guess[length + 1] == 0:
+            # Fast path, guess without repeated letters: a non-green letter is yellow iff the
+            # answer has it anywhere (that answer position cannot be green: the letter is used once).
+            mask = answer[length]
+            for i in range(length):
+                c = guess[i]
+                if c == answer[i]:
+                    code += 2 * weight
+                elif (mask >> c) & 1:
+                    code += weight
+                weight *= 3
+            return code
+        mask = answer[length]
+        for i in range(length):
+            c = guess[i]
+            if c == answer[i]:
+                code += 2 * weight
+            elif (mask >> c) & 1:
+                # Yellow iff fewer earlier non-green copies of c than unmatched copies in the answer.
+                unmatched = 0
+                for j in range(length):
+                    if answer[j] == c and guess[j] != c:
+                        unmatched += 1
+                earlier = 0
+                for j in range(i):
+                    if guess[j] == c and answer[j] != c:
+                        earlier += 1
+                if earlier < unmatched:
+                    code += weight
+            weight *= 3
+        return code
+
+    return rule
+
+
+def encode_word(word: str) -> list[int]:
+    """Return the encoded row of an upper-case word."""
+    letters = [ord(ch) - ord("A") for ch in word]
+    mask = 0
+    for letter in letters:
+        mask |= 1 << letter
+    return letters + [mask, int(len(set(letters)) < len(letters))]
+
+
+def marks_to_code(marks: str, length: int = 5) -> int:
+    """Return the code of a mark string like "GYRRR"; ValueError if it is malformed."""
+    if not isinstance(marks, str) or len(marks) != length or any(m not in MARKS for m in marks.upper()):
+        raise ValueError(f"marks must be {length} letters from G, Y, R, got {marks!r}")
+    return sum(MARKS.index(m) * 3**i for i, m in enumerate(marks.upper()))
+
+
+def code_to_marks(code: int, length: int = 5) -> str:
+    """Return the mark string of a feedback code."""
+    out = []
+    for _ in range(length):
+        code, mark = divmod(code, 3)
+        out.append(MARKS[mark])
+    return "".join(out)
+
+
+def feedback(answer: str, guess: str) -> str:
+    """Return the marks of `guess` against `answer`, e.g. feedback("crane", "abuse") == "YRRRG"."""
+    answer, guess = check_word(answer, len(answer)), check_word(guess, len(answer))
+    rule = make_rule(len(answer))
+    code = rule(np.array(encode_word(guess), np.int32), np.array(encode_word(answer), np.int32))
+    return code_to_marks(code, len(answer))
+
+
+def hard_mode_allows(history: Sequence[tuple[str, str]], guess: str) -> str | None:
+    """Return None if `guess` obeys hard mode after `history` of (word, marks), else the reason."""
+    guess = guess.upper()
+    for word, marks in history:
+        for i, (letter, mark) in enumerate(zip(word.upper(), marks.upper())):
+            if mark == "G" and guess[i] != letter:
+                return f"letter {i + 1} must be {letter}"
+        for letter in sorted({ch for ch, m in zip(word.upper(), marks.upper()) if m in "GY"}):
+            needed = sum(1 for ch, m in zip(word.upper(), marks.upper()) if ch == letter and m in "GY")
+            if guess.count(letter) < needed:
+                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
+    return None
+
+
+@lru_cache(maxsize=8)
+def _letter_counts(game: Game) -> np.ndarray:
+    n = game.rows.shape[1] - 2
+    counts = np.zeros((game.n_guesses, 26), dtype=np.int8)
+    for i in range(n):
+        np.add.at(counts, (np.arange(game.n_guesses), game.rows[:, i]), 1)
+    return counts
+
+
+def hard_mode_mask(game: Game, history: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Return a bool mask of the guesses hard mode allows after `history` of (guess row, code)."""
+    n = game.rows.shape[1] - 2
+    counts = _letter_counts(game)
+    allowed = np.ones(game.n_guesses, dtype=bool)
+    for guess, code in history:
+        letters = game.rows[guess, :n]
+        marks = code_to_marks(code, n)
+        needed = np.zeros(26, dtype=np.int8)
+        for i, mark in enumerate(marks):
+            if mark == "G":
+                allowed &= game.rows[:, i] == letters[i]
+            if mark != "R":
+                needed[letters[i]] += 1
+        allowed &= (counts >= needed).all(axis=1)
+    return allowed
+
+
+def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
+    return hashlib.sha256(("\n".join(answers) + "|" + "\n".join(guesses)).encode()).hexdigest()[:10]
+
+
+@lru_cache(maxsize=8)
+def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None) -> Game:
+    """Return Wordle on the built-in lists, or on given upper-case sorted lists.
+
+    With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
+    """
+    builtin = answers is None and guesses is None
+    guesses = tuple(guesses) if guesses is not None else builtin_guesses()
+    answers = tuple(answers) if answers is not None else (builtin_answers() if builtin else guesses)
+    check_subset(answers, guesses)
+    length = len(guesses[0])
+    position = {word: i for i, word in enumerate(guesses)}
+    mode = "hard" if hard else "normal"
+    return Game(
+        name="wordle",
+        variant=mode if builtin else f"{mode}-{_list_hash(answers, guesses)}",
+        rows=np.array([encode_word(w) for w in guesses], dtype=np.int32),
+        labels=guesses,
+        target_index=np.array([position[w] for w in answers], dtype=np.int64),
+        n_codes=3**length,
+        rule=make_rule(length),
+        win_code=3**length - 1,
+        decode=lambda code: code_to_marks(code, length),
+        encode=lambda marks: marks_to_code(marks, length),
+        rules_source=inspect.getsource(make_rule) + f"length={length}",
+        allowed=hard_mode_mask if hard else None,
+    )

@@ -1,0 +1,175 @@
+"""Rules of the five games: specification examples, kernels against naive references, symmetries."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver import battleship, bulls, cards, kernels, mastermind, wordle
+from solver.games import get_game
+from tests import reference
+
+
+def locs(text):
+    return [battleship.to_location(t) for t in text.split()]
+
+
+def hand(text):
+    return [cards.to_card(t) for t in text.split()]
+
+
+@pytest.mark.parametrize("target, guess, expected", [
+    ("H1 B2 D3", "B3 C3 H3", (0, 2, 1)), ("H1 B2 D3", "B1 A2 H3", (0, 2, 1)),
+    ("H1 B2 D3", "B2 H2 H1", (2, 1, 0)), ("A1 D2 B3", "A3 D2 H1", (1, 1, 0)),
+    ("A1 D2 B3", "H4 G3 H2", (0, 0, 0)), ("A1 D2 B3", "D2 B3 A1", (3, 0, 0)),
+])
+def test_battleship_spec_examples(target, guess, expected):
+    assert battleship.feedback(locs(target), locs(guess)) == expected
+
+
+@pytest.mark.parametrize("answer, guess, expected", [
+    ("3C 4H", "4H 3C", (2, 0, 2, 0, 2)), ("3C 4H", "3C 3H", (1, 0, 1, 1, 2)),
+    ("3D 3H", "3S 3C", (0, 0, 2, 0, 0)), ("3C 4H", "2H 3H", (0, 0, 1, 1, 1)),
+    ("AC 2C", "3C 4H", (0, 1, 0, 1, 1)),
+])
+def test_cards_spec_examples(answer, guess, expected):
+    assert cards.feedback(hand(answer), hand(guess)) == expected
+
+
+@pytest.mark.parametrize("answer, guess, expected", [
+    ("CRANE", "ABUSE", "YRRRG"), ("CRANE", "WANNA", "RYRGR"), ("ALPHA", "AAABB", "GYRRR"),
+    ("crane", "abuse", "YRRRG"), ("ABBEY", "BUBBA", "YRGRY"), ("SPEED", "EERIE", "YYRRR"),
+])
+def test_wordle_marks(answer, guess, expected):
+    assert wordle.feedback(answer, guess) == expected
+
+
+def test_mastermind_and_bulls_examples():
+    assert mastermind.feedback("1122", "1212") == (2, 2)
+    assert mastermind.feedback("1234", "5566") == (0, 0)
+    assert mastermind.feedback("1111", "1111") == (4, 0)
+    assert bulls.feedback("0123", "0132") == (2, 2)
+    assert bulls.feedback("0123", "4567") == (0, 0)
+
+
+REFERENCE = {
+    "battleship": lambda g, t: reference.battleship(t.split(), g.split()),
+    "cards": lambda g, t: reference.cards(t.split(), g.split()),
+    "wordle": lambda g, t: reference.wordle(t, g),
+    "mastermind": lambda g, t: reference.mastermind(t, g),
+    "bulls": lambda g, t: reference.bulls(t, g),
+}
+VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"), ("cards", "n4"),
+            ("wordle", "normal"), ("mastermind", "default"), ("bulls", "default")]
+
+
+@pytest.mark.parametrize("name, variant", VARIANTS)
+@given(data=st.data())
+def test_kernel_matches_reference(name, variant, data):
+    game = get_game(name, variant)
+    guesses = data.draw(st.lists(st.integers(0, game.n_guesses - 1), min_size=1, max_size=12))
+    targets = data.draw(st.lists(st.sampled_from(list(range(game.n_targets))), min_size=1, max_size=12))
+    rows = game.target_index[targets]
+    table = kernels.feedback_table(game, guesses, rows)
+    for i, g in enumerate(guesses):
+        for j, t in enumerate(rows):
+            expected = REFERENCE[name](game.labels[g], game.labels[t])
+            assert game.decode(int(table[i, j])) == expected
+            assert game.code(g, t) == table[i, j]
+            assert game.encode(expected) == table[i, j]
+
+
+@given(st.text(alphabet="ABCDE", min_size=5, max_size=5), st.text(alphabet="ABCDE", min_size=5, max_size=5))
+def test_wordle_repeated_letters_match_reference(answer, guess):
+    assert wordle.feedback(answer, guess) == reference.wordle(answer, guess)
+
+
+def test_custom_word_length_falls_out():
+    game = wordle.game(answers=("ABC", "CAB"), guesses=("ABC", "BBB", "CAB"))
+    table = kernels.feedback_table(game)
+    for i, g in enumerate(game.labels):
+        for j, t in enumerate(game.target_index):
+            assert game.decode(int(table[i, j])) == reference.wordle(game.labels[t], g)
+
+
+def test_parameterised_variants():
+    assert battleship.game(ships=2).n_targets == 496
+    assert mastermind.game(pegs=3, colours=4).n_guesses == 64
+    assert bulls.game(length=3).n_guesses == 720
+    assert cards.game(4).n_targets == 270725 and cards.game(3).code_dtype == np.uint16
+
+
+def mirror(text, flip_cols, flip_rows):
+    col, row = text[0], int(text[1])
+    col = "ABCDEFGH"[7 - "ABCDEFGH".index(col)] if flip_cols else col
+    return f"{col}{5 - row if flip_rows else row}"
+
+
+@given(st.data(), st.booleans(), st.booleans())
+def test_battleship_mirror_symmetry(data, flip_cols, flip_rows):
+    game = battleship.game()
+    g, t = (game.labels[data.draw(st.integers(0, game.n_guesses - 1))] for _ in range(2))
+    m = lambda s: " ".join(mirror(x, flip_cols, flip_rows) for x in s.split())
+    assert battleship.feedback(locs(t), locs(g)) == battleship.feedback(locs(m(t)), locs(m(g)))
+
+
+@given(st.data(), st.permutations("CDHS"))
+def test_cards_suit_permutation_symmetry(data, perm):
+    game = cards.game(3)
+    g, t = (game.labels[data.draw(st.integers(0, game.n_guesses - 1))] for _ in range(2))
+    p = lambda s: " ".join(c[0] + perm["CDHS".index(c[1])] for c in s.split())
+    assert cards.feedback(hand(t), hand(g)) == cards.feedback(hand(p(t)), hand(p(g)))
+
+
+@pytest.mark.parametrize("text", ["a1", "I1", "A5", "A0", "A10", "", "1A", " A1"])
+def test_bad_location_text(text):
+    assert battleship.to_location(text) is None
+
+
+@pytest.mark.parametrize("texts, bad", [(["A1", "B2", "Z9"], "Z9"), (["A1", "A1", "B2"], "A1"), (["A1", "B2"], "3")])
+def test_bad_locations_raise_naming_token(texts, bad):
+    with pytest.raises(ValueError, match=bad):
+        battleship.parse_locations(texts)
+
+
+@pytest.mark.parametrize("text", ["1C", "10H", "AX", "ah", "", "TTH"])
+def test_bad_card_text(text):
+    assert cards.to_card(text) is None
+
+
+@pytest.mark.parametrize("texts, count, bad", [(["2C", "XX"], 2, "XX"), (["2C", "2C"], 2, "2C"), (["2C"], 2, "2")])
+def test_bad_cards_raise_naming_token(texts, count, bad):
+    with pytest.raises(ValueError, match=bad):
+        cards.parse_cards(texts, count)
+
+
+def test_card_roundtrip_and_order():
+    assert cards.from_card(cards.to_card("TH")) == "TH"
+    assert cards.game(1).labels[:2] == ("2C", "3C") and cards.game(1).labels[-1] == "AS"
+    assert battleship.from_location(battleship.to_location("H4")) == "H4"
+
+
+@pytest.mark.parametrize("call, bad", [
+    (lambda: wordle.feedback("CRANE", "CRAN3"), "CRAN3"), (lambda: wordle.feedback("CRANE", "CRANES"), "CRANES"),
+    (lambda: mastermind.feedback("1127", "1122"), "1127"), (lambda: bulls.feedback("0113", "0123"), "0113"),
+    (lambda: bulls.feedback("012", "0123"), "012"), (lambda: wordle.marks_to_code("GGXGG"), "GGXGG"),
+    (lambda: battleship.game().encode((4, 0, 0)), "0..3"), (lambda: cards.game(2).encode((1, 2)), "5 integers"),
+])
+def test_bad_input_raises_value_error_naming_it(call, bad):
+    with pytest.raises(ValueError, match=bad):
+        call()
+
+
+def test_builtin_word_lists():
+    answers, guesses = wordle.builtin_answers(), wordle.builtin_guesses()
+    assert (len(answers), len(guesses)) == (2315, 12972)
+    assert set(answers) <= set(guesses) and list(guesses) == sorted(guesses)
+
+
+def test_hard_mode_rule():
+    history = [("CRANE", "RYRGR")]
+    assert wordle.hard_mode_allows(history, "ROUND") is None
+    assert "N" in wordle.hard_mode_allows(history, "RANDY")  # N must stay 4th
+    assert "R" in wordle.hard_mode_allows(history, "BLAND")
+    game = wordle.game(hard=True)
+    mask = game.allowed(game, [(game.index_of("CRANE"), wordle.marks_to_code("RYRGR"))])
+    assert all((wordle.hard_mode_allows(history, w) is None) == mask[i] for i, w in enumerate(game.labels))
