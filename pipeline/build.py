@@ -1,15 +1,32 @@
-"""`make tables`: rebuild every stale artifact with a progress display, then the manifest."""
+"""`make tables`: rebuild every stale table and tree with a progress display, then the manifest."""
 from __future__ import annotations
 
 from solver import artifacts
-from solver.games import VARIANTS, UnknownGameError
+from solver.games import VARIANTS, UnknownGameError, all_variants, get_game
 
 from pipeline.progress import console, make_progress
-from pipeline.tables import build_table, table_games
+from pipeline.tables import build_table, load_table, table_games
+from pipeline.trees import Options, build_tree
+
+# Tree-building options per variant (default: plain greedy). Lookahead widths were chosen by
+# measurement (README, "Trees"); cards n4 has no full table and scores live on a guess budget.
+TREE_OPTIONS: dict[tuple[str, str], Options] = {
+    ("wordle", "normal"): Options(lookahead=30, lookahead_min=300),
+    ("cards", "n4"): Options(pool_sample=1000),
+    ("wordle", "hard"): Options(lookahead=30, lookahead_min=300),
+}
+# Which table a variant's tree scores with (None: no table, score through the rule).
+TABLE_OF = {("wordle", "hard"): ("wordle", "normal"), ("cards", "n4"): None}
+
+
+def tree_options(name: str, variant: str, jobs: int) -> Options:
+    """Return the build options of a variant's tree with `jobs` workers."""
+    base = TREE_OPTIONS.get((name, variant), Options())
+    return Options(base.lookahead, base.lookahead_min, jobs, base.pool_sample)
 
 
 def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False) -> None:
-    """Build the tables (and trees) of `names` (default: every game) that are missing or stale."""
+    """Build the tables and trees of `names` (default: every game) that are missing or stale."""
     for name in names or []:
         if name not in VARIANTS:
             raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
@@ -17,7 +34,27 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
         for game in table_games(names):
             task = progress.add_task(f"table {game.key}", total=game.n_guesses)
             result = build_table(game, force=force, on_rows=lambda n, t=task: progress.advance(t, n))
-            progress.update(task, completed=game.n_guesses,
-                            description=f"table {game.key} " + (f"built in {result.seconds:.1f} s" if result.built else "up to date"))
+            status = f"built in {result.seconds:.1f} s" if result.built else "up to date"
+            progress.update(task, completed=game.n_guesses, description=f"table {game.key}: {status}")
+        for name, variant in all_variants():
+            if names and name not in names:
+                continue
+            game = get_game(name, variant)
+            task = progress.add_task(f"tree {game.key}", total=None)
+
+            def advance(step, total, task=task):
+                if total is not None:
+                    progress.update(task, total=total)
+                progress.advance(task, step)
+
+            table_key = TABLE_OF.get((name, variant), (name, variant))
+            options = tree_options(name, variant, jobs)
+            if not force and artifacts.is_current(artifacts.TREE, game, strategy=options.describe()):
+                progress.update(task, total=1, completed=1, description=f"tree {game.key}: up to date")
+                continue
+            table = load_table(get_game(*table_key)) if table_key else None
+            built, seconds = build_tree(game, table, options, force=True, progress=advance)
+            del table
+            progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
     path = artifacts.write_manifest()
     console.print(f"manifest: {path}")

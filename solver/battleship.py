@@ -17,6 +17,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
 
 COLUMNS = "ABCDEFGH"
@@ -58,27 +59,32 @@ def parse_locations(texts: Sequence[str], count: int = SHIPS) -> list[Location]:
     return locations
 
 
-def rule(guess: np.ndarray, target: np.ndarray) -> int:
-    """Return the feedback code of one guess row against one target row (Numba-compatible)."""
-    k = guess.shape[0] // 2
-    exact = 0
-    one = 0
-    two = 0
-    for i in range(k):
-        nearest = 99
-        for j in range(k):
-            dc = abs(guess[i] - target[j])
-            dr = abs(guess[k + i] - target[k + j])
-            d = dc if dc > dr else dr
-            if d < nearest:
-                nearest = d
-        if nearest == 0:
-            exact += 1
-        elif nearest == 1:
-            one += 1
-        elif nearest == 2:
-            two += 1
-    return (exact * (k + 1) + one) * (k + 1) + two
+@lru_cache(maxsize=None)
+def make_rule(k: int):
+    """Return the rule for `k` ships (a closure: Numba compiles `k` as a constant)."""
+
+    def rule(guess: np.ndarray, target: np.ndarray) -> int:
+        """Return the feedback code of one guess row against one target row (Numba-compatible)."""
+        exact = 0
+        one = 0
+        two = 0
+        for i in range(k):
+            nearest = 99
+            for j in range(k):
+                dc = abs(guess[i] - target[j])
+                dr = abs(guess[k + i] - target[k + j])
+                d = dc if dc > dr else dr
+                if d < nearest:
+                    nearest = d
+            if nearest == 0:
+                exact += 1
+            elif nearest == 1:
+                one += 1
+            elif nearest == 2:
+                two += 1
+        return (exact * (k + 1) + one) * (k + 1) + two
+
+    return rule
 
 
 def _row(locations: Sequence[Location]) -> list[int]:
@@ -104,11 +110,11 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
         labels=tuple(label(t) for t in triples),
         target_index=np.arange(len(triples), dtype=np.int64),
         n_codes=base**3,
-        rule=rule,
+        rule=make_rule(ships),
         win_code=mixed_radix((ships, 0, 0), base),
         decode=lambda code: digits(code, base, 3),
         encode=lambda fb: mixed_radix(check_feedback(fb, 3, ships, "battleship"), base),
-        rules_source=inspect.getsource(rule),
+        rules_source=inspect.getsource(make_rule) + f"k={ships}",
     )
 
 
@@ -120,4 +126,23 @@ def feedback(target: Sequence[Location], guess: Sequence[Location]) -> tuple[int
     unique_tokens([from_location(Location(*loc)) for loc in guess], None, "location")
     g = np.array(_row([Location(*loc) for loc in guess]), dtype=np.int32)
     t = np.array(_row([Location(*loc) for loc in target]), dtype=np.int32)
-    return digits(rule(g, t), len(guess) + 1, 3)
+    return digits(make_rule(len(guess))(g, t), len(guess) + 1, 3)
+
+
+def _guess_label(guess: Sequence[Location]) -> str:
+    return label([Location(*loc) for loc in guess])
+
+
+def _guess_value(text: str) -> list[Location]:
+    return [to_location(token) for token in text.split()]
+
+
+def initial_guess() -> tuple[list[Location], State]:
+    """Return (first guess, state) for the default board, from the precomputed tree."""
+    text, state = get_solver(game()).initial_guess()
+    return _guess_value(text), state
+
+
+def next_guess(previous: tuple[list[Location], State], feedback: tuple[int, int, int]) -> tuple[list[Location], State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
+    return next_from(previous, feedback, _guess_label, _guess_value)

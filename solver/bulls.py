@@ -12,6 +12,7 @@ from itertools import permutations
 
 import numpy as np
 
+from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix
 
 DIGITS = 4
@@ -26,18 +27,23 @@ def parse_code(text: str, length: int = DIGITS) -> str:
     return text
 
 
-def rule(guess: np.ndarray, secret: np.ndarray) -> int:
-    """Return the feedback code of one guess row against one secret row (Numba-compatible)."""
-    n = guess.shape[0] - 1
-    bulls = 0
-    cows = 0
-    mask = secret[n]
-    for i in range(n):
-        if guess[i] == secret[i]:
-            bulls += 1
-        elif (mask >> guess[i]) & 1:
-            cows += 1
-    return bulls * (n + 1) + cows
+@lru_cache(maxsize=None)
+def make_rule(n: int):
+    """Return the rule for codes of `n` digits (a closure: Numba compiles `n` as a constant)."""
+
+    def rule(guess: np.ndarray, secret: np.ndarray) -> int:
+        """Return the feedback code of one guess row against one secret row (Numba-compatible)."""
+        bulls = 0
+        cows = 0
+        mask = secret[n]
+        for i in range(n):
+            if guess[i] == secret[i]:
+                bulls += 1
+            elif (mask >> guess[i]) & 1:
+                cows += 1
+        return bulls * (n + 1) + cows
+
+    return rule
 
 
 def _row(code: tuple[int, ...]) -> list[int]:
@@ -58,11 +64,11 @@ def game(length: int = DIGITS) -> Game:
         labels=tuple("".join(map(str, c)) for c in codes),
         target_index=np.arange(len(codes), dtype=np.int64),
         n_codes=base * base,
-        rule=rule,
+        rule=make_rule(length),
         win_code=mixed_radix((length, 0), base),
         decode=lambda code: digits(code, base, 2),
         encode=lambda fb: mixed_radix(check_feedback(fb, 2, length, "bulls"), base),
-        rules_source=inspect.getsource(rule),
+        rules_source=inspect.getsource(make_rule) + f"n={length}",
     )
 
 
@@ -70,4 +76,14 @@ def feedback(secret: str, guess: str) -> tuple[int, int]:
     """Return (bulls, cows) for `guess` against `secret`, both strings like "0123"."""
     s = _row(tuple(int(ch) for ch in parse_code(secret)))
     g = _row(tuple(int(ch) for ch in parse_code(guess)))
-    return digits(rule(np.array(g, dtype=np.int32), np.array(s, dtype=np.int32)), DIGITS + 1, 2)
+    return digits(make_rule(DIGITS)(np.array(g, dtype=np.int32), np.array(s, dtype=np.int32)), DIGITS + 1, 2)
+
+
+def initial_guess() -> tuple[str, State]:
+    """Return (first guess like "0123", state), from the precomputed tree."""
+    return get_solver(game()).initial_guess()
+
+
+def next_guess(previous: tuple[str, State], feedback: tuple[int, int]) -> tuple[str, State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received (bulls, cows)."""
+    return next_from(previous, feedback, str, str)

@@ -22,6 +22,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
 
 RANKS = "23456789TJQKA"
@@ -71,46 +72,51 @@ def parse_cards(texts: Sequence[str], count: int | None = None) -> list[Card]:
     return cards
 
 
-def rule(guess: np.ndarray, target: np.ndarray) -> int:
-    """Return the feedback code of one guess row against one answer row (Numba-compatible)."""
-    n = guess.shape[0] // 3
-    correct = 0
-    low_rank = 99
-    high_rank = -1
-    for j in range(n):
-        r = guess[n + j]
-        if r < low_rank:
-            low_rank = r
-        if r > high_rank:
-            high_rank = r
-    lower = 0
-    higher = 0
-    for i in range(n):
+@lru_cache(maxsize=None)
+def make_rule(n: int):
+    """Return the rule for hands of `n` cards (a closure: Numba compiles `n` as a constant)."""
+
+    def rule(guess: np.ndarray, target: np.ndarray) -> int:
+        """Return the feedback code of one guess row against one answer row (Numba-compatible)."""
+        correct = 0
+        low_rank = 99
+        high_rank = -1
         for j in range(n):
-            if target[i] == guess[j]:
-                correct += 1
-        if target[n + i] < low_rank:
-            lower += 1
-        if target[n + i] > high_rank:
-            higher += 1
-    # Rank and suit matches are multiset intersections: each guess card is matched at most once.
-    ranks = 0
-    suits = 0
-    used_rank = 0
-    used_suit = 0
-    for i in range(n):
-        for j in range(n):
-            if not (used_rank >> j) & 1 and guess[n + j] == target[n + i]:
-                used_rank |= 1 << j
-                ranks += 1
-                break
-        for j in range(n):
-            if not (used_suit >> j) & 1 and guess[2 * n + j] == target[2 * n + i]:
-                used_suit |= 1 << j
-                suits += 1
-                break
-    b = n + 1
-    return (((correct * b + lower) * b + ranks) * b + higher) * b + suits
+            r = guess[n + j]
+            if r < low_rank:
+                low_rank = r
+            if r > high_rank:
+                high_rank = r
+        lower = 0
+        higher = 0
+        for i in range(n):
+            for j in range(n):
+                if target[i] == guess[j]:
+                    correct += 1
+            if target[n + i] < low_rank:
+                lower += 1
+            if target[n + i] > high_rank:
+                higher += 1
+        # Rank and suit matches are multiset intersections: each guess card is matched at most once.
+        ranks = 0
+        suits = 0
+        used_rank = 0
+        used_suit = 0
+        for i in range(n):
+            for j in range(n):
+                if not (used_rank >> j) & 1 and guess[n + j] == target[n + i]:
+                    used_rank |= 1 << j
+                    ranks += 1
+                    break
+            for j in range(n):
+                if not (used_suit >> j) & 1 and guess[2 * n + j] == target[2 * n + i]:
+                    used_suit |= 1 << j
+                    suits += 1
+                    break
+        b = n + 1
+        return (((correct * b + lower) * b + ranks) * b + higher) * b + suits
+
+    return rule
 
 
 def _row(cards: Sequence[Card]) -> list[int]:
@@ -121,6 +127,26 @@ def _row(cards: Sequence[Card]) -> list[int]:
 def label(cards: Sequence[Card]) -> str:
     """Return the canonical text of a hand: deck order, space separated ("2C AS")."""
     return " ".join(from_card(c) for c in sorted(cards, key=lambda c: c.id))
+
+
+@lru_cache(maxsize=None)
+def suit_representatives(n: int) -> np.ndarray:
+    """Return the rows of the hands that are smallest (as sorted card ids) among their suit permutations.
+
+    Feedback is unchanged when the same suit permutation is applied to guess and answer, so at the
+    root one hand per suit-permutation class is enough to score.
+    """
+    from itertools import permutations
+
+    ids = game(n).rows[:, :n].astype(np.int64)
+    ranks, suits = ids % len(RANKS), ids // len(RANKS)
+    weights = DECK_SIZE ** np.arange(n - 1, -1, -1, dtype=np.int64)
+    own = (ids * weights).sum(axis=1)
+    best = own.copy()
+    for perm in permutations(range(len(SUITS))):
+        mapped = np.sort(np.array(perm)[suits] * len(RANKS) + ranks, axis=1)
+        best = np.minimum(best, (mapped * weights).sum(axis=1))
+    return np.flatnonzero(own == best).astype(np.int64)
 
 
 @lru_cache(maxsize=None)
@@ -138,11 +164,12 @@ def game(n: int = 2) -> Game:
         labels=tuple(label(h) for h in hands),
         target_index=np.arange(len(hands), dtype=np.int64),
         n_codes=base**5,
-        rule=rule,
+        rule=make_rule(n),
         win_code=mixed_radix((n, 0, n, 0, n), base),
         decode=lambda code: digits(code, base, 5),
         encode=lambda fb: mixed_radix(check_feedback(fb, 5, n, "cards"), base),
-        rules_source=inspect.getsource(rule),
+        rules_source=inspect.getsource(make_rule) + f"n={n}",
+        representatives=lambda: suit_representatives(n),
     )
 
 
@@ -154,4 +181,23 @@ def feedback(answer: Sequence[Card], guess: Sequence[Card]) -> tuple[int, int, i
         unique_tokens([from_card(Card(*c)) for c in hand], None, "card")
     g = np.array(_row([Card(*c) for c in guess]), dtype=np.int32)
     a = np.array(_row([Card(*c) for c in answer]), dtype=np.int32)
-    return digits(rule(g, a), len(guess) + 1, 5)
+    return digits(make_rule(len(guess))(g, a), len(guess) + 1, 5)
+
+
+def _guess_label(guess: Sequence[Card]) -> str:
+    return label([Card(*card) for card in guess])
+
+
+def _guess_value(text: str) -> list[Card]:
+    return [to_card(token) for token in text.split()]
+
+
+def initial_guess(n: int) -> tuple[list[Card], State]:
+    """Return (first guess of `n` cards, state), from the precomputed tree."""
+    text, state = get_solver(game(n)).initial_guess()
+    return _guess_value(text), state
+
+
+def next_guess(previous: tuple[list[Card], State], feedback: tuple[int, int, int, int, int]) -> tuple[list[Card], State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
+    return next_from(previous, feedback, _guess_label, _guess_value)

@@ -14,6 +14,11 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Parallel worker process
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
 
 
+@app.callback()
+def main() -> None:
+    """Deduction-game solvers played from precomputed decision trees."""
+
+
 def fail(message: str) -> None:
     """Print a one-line error on stderr and exit with status 2."""
     typer.echo(f"error: {message}", err=True)

@@ -40,6 +40,9 @@ class Game:
     rules_source: str = ""  # identifies the rule's implementation (for artifact freshness)
     # Optional: restricts the guesses allowed after a history (hard mode); None = all allowed.
     allowed: Callable[["Game", Sequence[tuple[int, int]]], np.ndarray] | None = None
+    # Optional: guess rows representing every guess up to a symmetry of the game (e.g. permuting
+    # suits); scoring them suffices where all targets are still possible.
+    representatives: Callable[[], np.ndarray] | None = None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ from itertools import product
 
 import numpy as np
 
+from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix
 
 PEGS = 4
@@ -26,22 +27,27 @@ def parse_code(text: str, pegs: int = PEGS, colours: int = COLOURS) -> str:
     return text
 
 
-def rule(guess: np.ndarray, secret: np.ndarray) -> int:
-    """Return the feedback code of one guess row against one secret row (Numba-compatible)."""
-    pegs = guess.shape[0]
-    black = 0
-    for i in range(pegs):
-        if guess[i] == secret[i]:
-            black += 1
-    matches = 0
-    used = 0
-    for i in range(pegs):
-        for j in range(pegs):
-            if not (used >> j) & 1 and guess[j] == secret[i]:
-                used |= 1 << j
-                matches += 1
-                break
-    return black * (pegs + 1) + matches - black
+@lru_cache(maxsize=None)
+def make_rule(pegs: int):
+    """Return the rule for codes of `pegs` pegs (a closure: Numba compiles `pegs` as a constant)."""
+
+    def rule(guess: np.ndarray, secret: np.ndarray) -> int:
+        """Return the feedback code of one guess row against one secret row (Numba-compatible)."""
+        black = 0
+        for i in range(pegs):
+            if guess[i] == secret[i]:
+                black += 1
+        matches = 0
+        used = 0
+        for i in range(pegs):
+            for j in range(pegs):
+                if not (used >> j) & 1 and guess[j] == secret[i]:
+                    used |= 1 << j
+                    matches += 1
+                    break
+        return black * (pegs + 1) + matches - black
+
+    return rule
 
 
 @lru_cache(maxsize=None)
@@ -58,11 +64,11 @@ def game(pegs: int = PEGS, colours: int = COLOURS) -> Game:
         labels=tuple("".join(str(c + 1) for c in code) for code in codes),
         target_index=np.arange(len(codes), dtype=np.int64),
         n_codes=base * base,
-        rule=rule,
+        rule=make_rule(pegs),
         win_code=mixed_radix((pegs, 0), base),
         decode=lambda code: digits(code, base, 2),
         encode=lambda fb: mixed_radix(check_feedback(fb, 2, pegs, "mastermind"), base),
-        rules_source=inspect.getsource(rule),
+        rules_source=inspect.getsource(make_rule) + f"pegs={pegs}",
     )
 
 
@@ -70,4 +76,14 @@ def feedback(secret: str, guess: str) -> tuple[int, int]:
     """Return (black, white) for `guess` against `secret`, both strings like "1122"."""
     s = np.array([int(ch) - 1 for ch in parse_code(secret)], dtype=np.int32)
     g = np.array([int(ch) - 1 for ch in parse_code(guess)], dtype=np.int32)
-    return digits(rule(g, s), PEGS + 1, 2)
+    return digits(make_rule(PEGS)(g, s), PEGS + 1, 2)
+
+
+def initial_guess() -> tuple[str, State]:
+    """Return (first guess like "1122", state), from the precomputed tree."""
+    return get_solver(game()).initial_guess()
+
+
+def next_guess(previous: tuple[str, State], feedback: tuple[int, int]) -> tuple[str, State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received (black, white)."""
+    return next_from(previous, feedback, str, str)

@@ -19,8 +19,9 @@ from typing import Sequence
 
 import numpy as np
 
+from solver.engine import State, get_solver, next_from
 from solver.game import Game
-from solver.wordlists import builtin_answers, builtin_guesses, check_subset, check_word
+from solver.wordlists import builtin_answers, builtin_guesses, check_subset, check_word, normalise
 
 MARKS = "RYG"
 
@@ -173,3 +174,20 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         rules_source=inspect.getsource(make_rule) + f"length={length}",
         allowed=hard_mode_mask if hard else None,
     )
+
+
+def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
+                  guesses: Sequence[str] | None = None) -> tuple[str, State]:
+    """Return (first guess, state); the built-in lists use the tree, user lists compute live.
+
+    `answers`/`guesses` are word lists (any case); with `guesses` alone every acceptable word is a
+    possible answer.
+    """
+    norm = lambda words, name: None if words is None else normalise(words, name)
+    text, state = get_solver(game(hard, norm(answers, "answer list"), norm(guesses, "guess list"))).initial_guess()
+    return text, state
+
+
+def next_guess(previous: tuple[str, State], marks: str) -> tuple[str, State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received `marks` ("GYRRR")."""
+    return next_from(previous, marks, lambda word: str(word).upper(), str)

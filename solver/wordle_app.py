@@ -1,0 +1,386 @@
+"""The `wordle` console script: the Wordle game of the specification.
+
+Three parts, kept apart:
+
+* options: the command line (argparse) merged over an optional JSON config file, checked, then
+  turned into a `Session` (word lists, answer order, state file) by `build_session`;
+* the game loop: `solver.wordle_game.play`, pure logic driving a UI object;
+* two UIs, chosen by whether standard output is a terminal: `TestModeUI` prints the plain lines
+  the conformance tests read, `RichUI` a coloured board and keyboard.
+
+Every error ends the program with one line on standard error and a non-zero status: 2 for bad
+arguments, 1 for anything else (files, lists, input), 130 when interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from solver.atomic import write_text
+from solver.wordle_game import (
+    MAX_GUESSES,
+    Round,
+    Session,
+    State,
+    Stats,
+    WordleError,
+    load_state,
+    normalise_word,
+    play,
+    random_answers,
+)
+from solver.wordlists import WordListError, builtin_answers, builtin_guesses, check_subset, read_word_list
+
+DEFAULT_SEED = 20220123  # -s default: the seed of the specification's example config file
+U64_MAX = 2**64 - 1
+
+
+class UsageError(Exception):
+    """A bad command line (exit status 2)."""
+
+
+# ----------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Options:
+    """The resolved options: command line over config file over defaults."""
+
+    word: str | None = None
+    random: bool = False
+    difficult: bool = False
+    stats: bool = False
+    day: int | None = None
+    seed: int | None = None
+    final_set: str | None = None
+    acceptable_set: str | None = None
+    state: str | None = None
+
+
+CONFIG_TYPES: dict[str, type] = {
+    "random": bool, "difficult": bool, "stats": bool, "day": int, "seed": int,
+    "final_set": str, "acceptable_set": str, "state": str, "word": str,
+}
+
+
+_KIND_NAMES = {bool: "true or false", int: "an integer", str: "a string"}
+
+
+def _natural(text: str) -> int:
+    if not re.fullmatch(r"[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return int(text)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and exit
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="wordle", allow_abbrev=False, description="Play Wordle. With standard "
+                     "output not a terminal, prints the plain lines of the specification's test mode.")
+    parser.add_argument("-w", "--word", help="the answer (otherwise read from standard input)")
+    parser.add_argument("-r", "--random", action="store_true", default=None, help="random answers")
+    parser.add_argument("-D", "--difficult", action="store_true", default=None, help="hard mode")
+    parser.add_argument("-t", "--stats", action="store_true", default=None, help="statistics after each game")
+    parser.add_argument("-d", "--day", type=_natural, help="random mode: first game (default 1)")
+    parser.add_argument("-s", "--seed", type=_natural, help=f"random mode: u64 seed (default {DEFAULT_SEED})")
+    parser.add_argument("-f", "--final-set", metavar="FILE", help="answer list file")
+    parser.add_argument("-a", "--acceptable-set", metavar="FILE", help="acceptable guess list file")
+    parser.add_argument("-S", "--state", metavar="FILE", help="JSON state file, loaded and saved")
+    parser.add_argument("-c", "--config", metavar="FILE", help="JSON config file (options override it)")
+    return parser
+
+
+def load_config(path: str) -> dict[str, Any]:
+    """Return the options set in a JSON config file; WordleError if it is unreadable or malformed."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise WordleError(f"cannot read config file {path}: {getattr(err, 'strerror', None) or err}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise WordleError(f"config file {path} is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise WordleError(f"config file {path}: expected a JSON object")
+    config = {}
+    for key, value in data.items():
+        kind = CONFIG_TYPES.get(key)
+        if kind is None:
+            raise WordleError(f"config file {path}: unknown key {key!r} (known: {', '.join(CONFIG_TYPES)})")
+        if value is None:
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise WordleError(f"config file {path}: {key!r} must be {_KIND_NAMES[kind]}")
+        if kind is int and not 0 <= value <= U64_MAX:
+            raise WordleError(f"config file {path}: {key!r} must be a non-negative integer below 2**64")
+        config[key] = value
+    return config
+
+
+def resolve_options(argv: Sequence[str]) -> Options:
+    """Return the options of a command line (with its config file); UsageError/WordleError if bad."""
+    args = build_parser().parse_args(list(argv))
+    config = load_config(args.config) if args.config is not None else {}
+    merged = {}
+    for key, kind in CONFIG_TYPES.items():
+        value = getattr(args, key) if getattr(args, key) is not None else config.get(key)
+        merged[key] = bool(value) if kind is bool else value  # flags: absent everywhere = False
+    options = Options(**merged)
+    if options.random and options.word is not None:
+        raise UsageError("--word cannot be used in random mode (--random)")
+    if not options.random and (options.day is not None or options.seed is not None):
+        raise UsageError("--day and --seed can only be used in random mode (--random)")
+    if options.seed is not None and options.seed > U64_MAX:
+        raise UsageError(f"--seed must be at most {U64_MAX}")
+    if options.day is not None and options.day < 1:
+        raise UsageError("--day must be at least 1")
+    return options
+
+
+def build_session(options: Options) -> Session:
+    """Load the word lists and the state file and return the session the options describe."""
+    try:
+        answers = builtin_answers() if options.final_set is None else read_word_list(options.final_set)
+        acceptable = builtin_guesses() if options.acceptable_set is None else read_word_list(options.acceptable_set)
+        check_subset(answers, acceptable)
+    except WordListError as err:
+        raise WordleError(str(err)) from None
+    session = Session(answers, frozenset(acceptable), hard=options.difficult, stats=options.stats)
+    if options.word is not None:
+        session.word = normalise_word(options.word)
+        if session.word not in answers:
+            raise WordleError(f"the answer {options.word!r} is not in the answer list")
+    if options.random:
+        day = options.day if options.day is not None else 1
+        if day > len(answers):
+            raise UsageError(f"--day must be at most {len(answers)}, the size of the answer list")
+        session.order = random_answers(answers, day, options.seed if options.seed is not None else DEFAULT_SEED)
+    if options.state is not None:
+        path = options.state
+        session.state = load_state(path)
+        session.save = lambda state: _save_state(path, state)
+    return session
+
+
+def _save_state(path: str, state: State) -> None:
+    try:
+        write_text(path, state.to_json())
+    except OSError as err:
+        raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
+
+
+# ----------------------------------------------------------------------------- test mode
+
+
+class TestModeUI:
+    """The plain output of the specification, for standard output that is not a terminal."""
+
+    __test__ = False  # not a pytest class
+    retry_bad_answer = False
+
+    def __init__(self, stdin: TextIO, stdout: TextIO):
+        self.stdin, self.stdout = stdin, stdout
+
+    def _read(self, *_: object) -> str | None:
+        line = self.stdin.readline()
+        return line if line else None
+
+    read_answer = read_guess = _read
+
+    def _print(self, line: str) -> None:
+        print(line, file=self.stdout, flush=True)
+
+    def game_started(self, game: Round) -> None:
+        pass
+
+    def answer_rejected(self, line: str, reason: str) -> None:
+        pass  # unreachable: retry_bad_answer is False
+
+    def guess_rejected(self, game: Round, line: str, reason: str) -> None:
+        self._print("INVALID")
+
+    def guess_accepted(self, game: Round) -> None:
+        self._print(f"{game.history[-1][1]} {game.keyboard_line()}")
+
+    def game_over(self, game: Round) -> None:
+        self._print(f"CORRECT {len(game.history)}" if game.won else f"FAILED {game.answer}")
+
+    def show_stats(self, stats: Stats) -> None:
+        for line in stats.lines():
+            self._print(line)
+
+    def out_of_answers(self) -> None:
+        pass
+
+    def play_again(self) -> bool:
+        line = self._read()
+        return line is not None and line.strip().upper() == "Y"
+
+
+# ----------------------------------------------------------------------------- interactive mode
+
+
+class RichUI:
+    """Coloured board and keyboard for a terminal (rich is imported only here)."""
+
+    retry_bad_answer = True
+    STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", "R": "bold white on red3", "X": "bold black on grey70"}
+    KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+
+    def __init__(self, stdout: TextIO, stdin: TextIO | None = None, session: Session | None = None):
+        from rich.console import Console
+
+        self.console = Console(file=stdout, highlight=False, emoji=False)
+        self.stdin = stdin  # None: read the terminal through rich (line editing, hidden answer)
+        self.games = 0
+        if session is not None:
+            self.welcome(session)
+
+    def welcome(self, session: Session) -> None:
+        modes = [name for name, on in (("hard mode", session.hard), ("random answers", session.order is not None)) if on]
+        self.console.print(f"[bold]Wordle[/bold]: guess the 5-letter word in {MAX_GUESSES} tries"
+                           + (f" ({', '.join(modes)})" if modes else "") + ".")
+
+    def _ask(self, prompt: str, hidden: bool = False) -> str | None:
+        if self.stdin is not None:
+            self.console.print(prompt, end="", markup=False)
+            line = self.stdin.readline()
+            return line if line else None
+        try:
+            return self.console.input(prompt, markup=False, password=hidden and sys.stdin.isatty())
+        except EOFError:
+            self.console.print()
+            return None
+
+    def _tiles(self, word: str, marks: str):
+        from rich.text import Text
+
+        row = Text("  ")
+        for letter, mark in zip(word, marks):
+            row.append(f" {letter} ", self.STYLES[mark])
+            row.append(" ")
+        return row
+
+    def read_answer(self) -> str | None:
+        return self._ask("Answer for the next game (hidden): ", hidden=True)
+
+    def answer_rejected(self, line: str, reason: str) -> None:
+        from rich.markup import escape
+
+        self.console.print(f"[red]{escape(reason[:1].upper() + reason[1:])}[/red], try another.")
+
+    def game_started(self, game: Round) -> None:
+        self.games += 1
+        self.console.rule(f"Game {self.games}")
+
+    def read_guess(self, game: Round) -> str | None:
+        return self._ask(f"Guess {len(game.history) + 1}/{MAX_GUESSES}: ")
+
+    def guess_rejected(self, game: Round, line: str, reason: str) -> None:
+        from rich.markup import escape
+
+        self.console.print(f"[red]Not counted[/red]: {escape(reason)}")
+
+    def guess_accepted(self, game: Round) -> None:
+        from rich.text import Text
+
+        self.console.print()
+        for word, marks in game.history:
+            self.console.print(self._tiles(word, marks))
+        for _ in range(MAX_GUESSES - len(game.history)):
+            self.console.print(Text("  " + " ·  " * 5, "grey50"))
+        self.console.print()
+        for indent, keys in enumerate(self.KEYBOARD):
+            line = Text(" " * (2 + 2 * indent))
+            for key in keys:
+                line.append(f" {key} ", self.STYLES[game.keyboard[key]])
+                line.append(" ")
+            self.console.print(line)
+        self.console.print()
+
+    def game_over(self, game: Round) -> None:
+        if game.won:
+            n = len(game.history)
+            self.console.print(f"[bold green]Correct![/bold green] {game.answer} in {n} guess{'es' if n > 1 else ''}.")
+        else:
+            self.console.print(f"[bold red]Out of guesses.[/bold red] The answer was [bold]{game.answer}[/bold].")
+
+    def show_stats(self, stats: Stats) -> None:
+        played = stats.won + stats.lost
+        rate = 100 * stats.won / played if played else 0.0
+        top = ", ".join(f"{word} ({count})" for word, count in stats.top) or "none"
+        self.console.print(f"Won {stats.won} of {played} ({rate:.0f}%), {stats.average:.2f} guesses per win.")
+        self.console.print(f"Most used guesses: {top}.")
+
+    def out_of_answers(self) -> None:
+        self.console.print("Every answer of the list has been played: that's all!")
+
+    def play_again(self) -> bool:
+        while True:
+            line = self._ask("Play again? [y/n]: ")
+            if line is None:
+                return False
+            answer = line.strip().lower()
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None,
+        stderr: TextIO | None = None, interactive: bool | None = None) -> int:
+    """Run the program and return its exit status; errors are printed as one line on `stderr`.
+
+    Streams default to the process's; `interactive` defaults to whether `stdout` is a terminal.
+    """
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        session = build_session(resolve_options(argv))
+        if interactive is None:
+            interactive = stdout.isatty()
+        ui = RichUI(stdout, stdin, session) if interactive else TestModeUI(stdin or sys.stdin, stdout)
+        play(session, ui)
+        return 0
+    except SystemExit as exit_:  # --help
+        return exit_.code if isinstance(exit_.code, int) else 0
+    except UsageError as err:
+        return _fail(stderr, f"error: {err}", 2)
+    except WordleError as err:
+        return _fail(stderr, f"error: {err}", 1)
+    except KeyboardInterrupt:
+        return _fail(stderr, "interrupted", 130)
+    except BrokenPipeError:
+        raise
+    except Exception as err:  # a bug: still one line, never a traceback
+        return _fail(stderr, f"internal error: {type(err).__name__}: {err}", 1)
+
+
+def _fail(stderr: TextIO, message: str, status: int) -> int:
+    print("wordle: " + " ".join(message.split()), file=stderr, flush=True)
+    return status
+
+
+def main() -> None:
+    """Console-script entry point."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # undecodable input is an invalid line, not a crash
+    try:
+        status = run(sys.argv[1:])
+    except BrokenPipeError:  # standard output closed early (e.g. piped into head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""Game logic of the `wordle` program: rounds, keyboard, statistics, the state file, the game loop.
+
+Nothing here reads the terminal or the command line: `play` drives a session through a `UI` object
+(the program has one for test mode and one for the interactive terminal; tests use their own).
+The marks themselves come from `solver.wordle` (`feedback`, `hard_mode_allows`).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Protocol, Sequence
+
+from solver.rustrand import shuffle
+from solver.wordle import feedback, hard_mode_allows
+
+MAX_GUESSES = 6
+WORD_LENGTH = 5
+LETTERS = string.ascii_uppercase
+KEY_RANK = {"X": 0, "R": 1, "Y": 2, "G": 3}  # a letter's keyboard state is its best mark so far
+TOP_WORDS = 5
+
+
+class WordleError(Exception):
+    """An unrecoverable error: the program prints its message as one line and exits non-zero."""
+
+
+class InvalidGuess(ValueError):
+    """A guess that does not count (printed as INVALID in test mode); the message says why."""
+
+
+def normalise_word(line: str) -> str | None:
+    """Return the upper-cased word on an input line, or None if it is not 5 letters a-z."""
+    word = line.strip().upper()
+    if len(word) == WORD_LENGTH and word.isascii() and word.isalpha():
+        return word
+    return None
+
+
+@dataclass
+class Round:
+    """One game: the answer, the guesses so far with their marks, and the keyboard."""
+
+    answer: str
+    acceptable: frozenset[str]
+    hard: bool = False
+    history: list[tuple[str, str]] = field(default_factory=list)
+    keyboard: dict[str, str] = field(default_factory=lambda: dict.fromkeys(LETTERS, "X"))
+
+    @property
+    def guesses(self) -> list[str]:
+        return [word for word, _ in self.history]
+
+    @property
+    def won(self) -> bool:
+        return bool(self.history) and self.history[-1][0] == self.answer
+
+    @property
+    def over(self) -> bool:
+        return self.won or len(self.history) >= MAX_GUESSES
+
+    def check(self, line: str) -> str:
+        """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count."""
+        word = normalise_word(line)
+        if word is None:
+            raise InvalidGuess(f"not a {WORD_LENGTH}-letter word: {line.strip()!r}")
+        if word not in self.acceptable:
+            raise InvalidGuess(f"{word} is not in the list of acceptable words")
+        if self.hard:
+            reason = hard_mode_allows(self.history, word)
+            if reason is not None:
+                raise InvalidGuess(f"hard mode: {reason}")
+        return word
+
+    def guess(self, line: str) -> str:
+        """Play the guess on `line` and return its marks; InvalidGuess if it does not count."""
+        if self.over:
+            raise InvalidGuess("the game is over")
+        word = self.check(line)
+        marks = feedback(self.answer, word)
+        self.history.append((word, marks))
+        for letter, mark in zip(word, marks):
+            if KEY_RANK[mark] > KEY_RANK[self.keyboard[letter]]:
+                self.keyboard[letter] = mark
+        return marks
+
+    def keyboard_line(self) -> str:
+        """Return the 26 keyboard states in A-Z order, e.g. "YXXRX...": G, Y, R or X (unknown)."""
+        return "".join(self.keyboard[letter] for letter in LETTERS)
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Won and lost games, mean guesses of the won games, and the most used guesses."""
+
+    won: int
+    lost: int
+    average: float
+    top: tuple[tuple[str, int], ...]
+
+    def lines(self) -> tuple[str, str]:
+        """Return the two test-mode lines: "WON LOST AVG" and "WORD COUNT WORD COUNT ..."."""
+        return (
+            f"{self.won} {self.lost} {self.average:.2f}",
+            " ".join(f"{word} {count}" for word, count in self.top),
+        )
+
+
+def game_won(game: dict) -> bool:
+    """True if a recorded game's last guess is its answer (games from a state file may lack keys)."""
+    guesses = game.get("guesses") or []
+    answer = game.get("answer")
+    return bool(guesses) and answer is not None and guesses[-1].upper() == answer.upper()
+
+
+def compute_stats(games: Iterable[dict]) -> Stats:
+    """Return the statistics of recorded games (dicts with optional "answer" and "guesses")."""
+    won = lost = won_guesses = 0
+    counts: Counter[str] = Counter()
+    for game in games:
+        guesses = [word.upper() for word in game.get("guesses") or []]
+        counts.update(guesses)
+        if game_won(game):
+            won += 1
+            won_guesses += len(guesses)
+        else:
+            lost += 1
+    top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_WORDS]
+    return Stats(won, lost, won_guesses / won if won else 0.0, tuple(top))
+
+
+# ----------------------------------------------------------------------------- state file
+
+
+@dataclass
+class State:
+    """The state file: games played so far (as stored, unchecked) and their count."""
+
+    total_rounds: int = 0
+    games: list[dict] = field(default_factory=list)
+
+    def record(self, game: Round) -> None:
+        self.games.append({"answer": game.answer, "guesses": game.guesses})
+        self.total_rounds += 1
+
+    def to_json(self) -> str:
+        return json.dumps({"total_rounds": self.total_rounds, "games": self.games}, indent=2) + "\n"
+
+
+def parse_state(text: str, name: str = "state file") -> State:
+    """Return the State in JSON `text`; WordleError if it is not JSON of the state file's shape.
+
+    Every key is optional; the words are not checked. A missing total_rounds counts the games.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        raise WordleError(f"{name} is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise WordleError(f"{name}: expected a JSON object")
+    games = data.get("games", [])
+    if not isinstance(games, list):
+        raise WordleError(f'{name}: "games" must be a list')
+    for number, game in enumerate(games, start=1):
+        if not isinstance(game, dict):
+            raise WordleError(f"{name}: game {number} must be an object")
+        if "answer" in game and not isinstance(game["answer"], str):
+            raise WordleError(f'{name}: game {number}: "answer" must be a string')
+        guesses = game.get("guesses", [])
+        if not isinstance(guesses, list) or not all(isinstance(word, str) for word in guesses):
+            raise WordleError(f'{name}: game {number}: "guesses" must be a list of strings')
+    total = data.get("total_rounds", len(games))
+    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+        raise WordleError(f'{name}: "total_rounds" must be a non-negative integer')
+    return State(total, games)
+
+
+def load_state(path: str | Path) -> State:
+    """Return the state saved in `path`, or an empty State if the file does not exist."""
+    path = Path(path)
+    if not path.exists():
+        return State()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise WordleError(f"cannot read state file {path}: {getattr(err, 'strerror', None) or err}") from None
+    return parse_state(text, f"state file {path}")
+
+
+# ----------------------------------------------------------------------------- answers
+
+
+def random_answers(answers: Sequence[str], day: int, seed: int) -> list[str]:
+    """Return the answers of random mode in play order: the sorted list shuffled like Rust's
+    ``StdRng::seed_from_u64(seed)`` + ``shuffle``, from index ``day - 1`` on, then wrapping round
+    to the start, so a run never repeats an answer (it ends when all have been played)."""
+    order = shuffle(sorted(answers), seed)
+    start = day - 1
+    return order[start:] + order[:start]
+
+
+# ----------------------------------------------------------------------------- the game loop
+
+
+class UI(Protocol):
+    """What `play` needs from a front end. The read_* methods return None at end of input."""
+
+    retry_bad_answer: bool  # ask again for an answer not in the list (else it is an error)
+
+    def read_answer(self) -> str | None: ...
+    def game_started(self, game: Round) -> None: ...
+    def answer_rejected(self, line: str, reason: str) -> None: ...
+    def read_guess(self, game: Round) -> str | None: ...
+    def guess_rejected(self, game: Round, line: str, reason: str) -> None: ...
+    def guess_accepted(self, game: Round) -> None: ...
+    def game_over(self, game: Round) -> None: ...
+    def show_stats(self, stats: Stats) -> None: ...
+    def out_of_answers(self) -> None: ...
+    def play_again(self) -> bool: ...
+
+
+@dataclass
+class Session:
+    """Everything a run needs once the options are resolved and the files loaded."""
+
+    answers: tuple[str, ...]
+    acceptable: frozenset[str]
+    hard: bool = False
+    stats: bool = False
+    word: str | None = None  # -w: one game with this answer
+    order: list[str] | None = None  # random mode: the answers in play order
+    state: State = field(default_factory=State)
+    save: Callable[[State], None] | None = None  # called after every game
+
+
+def read_answer(session: Session, ui: UI) -> str:
+    """Return the answer read from the UI (answer-from-input mode)."""
+    while True:
+        line = ui.read_answer()
+        if line is None:
+            raise WordleError("input ended while reading the answer")
+        word = normalise_word(line)
+        if word is not None and word in session.answers:
+            return word
+        reason = f"the answer {line.strip()!r} is not in the answer list"
+        if not ui.retry_bad_answer:
+            raise WordleError(reason)
+        ui.answer_rejected(line, reason)
+
+
+def play_round(answer: str, session: Session, ui: UI) -> Round:
+    """Play one game to its end and return it."""
+    game = Round(answer, session.acceptable, session.hard)
+    ui.game_started(game)
+    while not game.over:
+        line = ui.read_guess(game)
+        if line is None:
+            raise WordleError("input ended before the game was over")
+        try:
+            game.guess(line)
+        except InvalidGuess as err:
+            ui.guess_rejected(game, line, str(err))
+            continue
+        ui.guess_accepted(game)
+    ui.game_over(game)
+    return game
+
+
+def play(session: Session, ui: UI) -> None:
+    """Play games until the user stops, the input ends, or (random mode) the answers run out."""
+    for number in itertools.count():
+        if session.word is not None:
+            answer = session.word
+        elif session.order is not None:
+            answer = session.order[number]
+        else:
+            answer = read_answer(session, ui)
+        game = play_round(answer, session, ui)
+        session.state.record(game)
+        if session.save is not None:
+            session.save(session.state)
+        if session.stats:
+            ui.show_stats(compute_stats(session.state.games))
+        if session.word is not None:
+            return
+        if session.order is not None and number + 1 >= len(session.order):
+            ui.out_of_answers()
+            return
+        if not ui.play_again():
+            return

@@ -1,0 +1,100 @@
+"""Regression tests on average guesses: every committed tree replayed through the public API.
+
+Each target is played with `initial_guess`/`next_guess` of its game module, the feedback coming
+from the naive reference rules in `tests/reference.py`. The totals must equal the tree's metadata
+and stay under the ceilings measured for the greedy strategy (issue: trees).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver import artifacts, battleship, bulls, cards, mastermind, wordle
+from solver.games import get_game
+from tests import reference
+
+# (game, variant): (average ceiling, max ceiling or None)
+CEILINGS = {
+    ("battleship", "default"): (4.68, 8),
+    ("cards", "n1"): (None, None),
+    ("cards", "n2"): (3.57, None),
+    ("cards", "n3"): (3.90, None),
+    ("cards", "n4"): (4.62, None),
+    ("wordle", "normal"): (3.45, 8),
+    ("wordle", "hard"): (3.55, 8),
+    ("mastermind", "default"): (4.40, None),
+    ("bulls", "default"): (5.27, None),
+}
+# Cards n=4 has 270725 targets: the test replays every CARDS4_STRIDE-th one (a fixed sample);
+# `make bench` replays all of them against the metadata totals.
+CARDS4_STRIDE = 25
+
+
+def _text(guess) -> str:
+    if isinstance(guess, str):
+        return guess
+    if isinstance(guess[0], battleship.Location):
+        return battleship.label(guess)
+    return cards.label(guess)
+
+
+def play(name: str, variant: str, target: str, limit: int = 15) -> list[str]:
+    """Return the guesses (as text) the runtime plays against `target`."""
+    if name == "battleship":
+        start, fb = battleship.initial_guess, lambda g: reference.battleship(target.split(), g.split())
+        step = battleship.next_guess
+    elif name == "cards":
+        start = lambda: cards.initial_guess(int(variant[1:]))
+        fb, step = (lambda g: reference.cards(target.split(), g.split())), cards.next_guess
+    elif name == "wordle":
+        start = lambda: wordle.initial_guess(hard=variant == "hard")
+        fb, step = (lambda g: reference.wordle(target, g)), wordle.next_guess
+    elif name == "mastermind":
+        start, fb, step = mastermind.initial_guess, (lambda g: reference.mastermind(target, g)), mastermind.next_guess
+    else:
+        start, fb, step = bulls.initial_guess, (lambda g: reference.bulls(target, g)), bulls.next_guess
+    guess, state = start()
+    played = []
+    while True:
+        text = _text(guess)
+        played.append(text)
+        if text == target:
+            return played
+        assert len(played) < limit, f"{target}: no answer after {played}"
+        guess, state = step((guess, state), fb(text))
+
+
+def tree_metadata(game):
+    return artifacts.read(artifacts.TREE, game)[1]
+
+
+@pytest.mark.parametrize("name, variant", list(CEILINGS))
+def test_tree_replay_matches_metadata_and_ceilings(name, variant):
+    game = get_game(name, variant)
+    meta = tree_metadata(game)
+    positions = np.arange(game.n_targets)
+    if (name, variant) == ("cards", "n4"):
+        positions = positions[::CARDS4_STRIDE]
+    counts = []
+    for p in positions:
+        target = game.labels[game.target_index[p]]
+        guesses = play(name, variant, target)
+        if variant == "hard":
+            history = []
+            for g in guesses:
+                assert wordle.hard_mode_allows(history, g) is None, f"{g} breaks hard mode after {history}"
+                history.append((g, reference.wordle(target, g)))
+        counts.append(len(guesses))
+    counts = np.array(counts)
+    average, worst = CEILINGS[(name, variant)]
+    if positions.size == game.n_targets:
+        assert counts.sum() == int(meta["total_guesses"])
+        assert counts.max() == int(meta["max_guesses"])
+    else:
+        assert counts.max() <= int(meta["max_guesses"])
+    assert int(meta["targets"]) == game.n_targets
+    if average is not None:
+        assert int(meta["total_guesses"]) / game.n_targets <= average
+        assert counts.mean() <= average + 0.05
+    if worst is not None:
+        assert int(meta["max_guesses"]) <= worst

@@ -1,0 +1,125 @@
+"""Run the `wordle` program on file-based cases, as the specification's course tests did.
+
+Two suites share one harness:
+
+* ``<repo>/../shared/conformance/wordle``: the specification's 18 cases (skipped, saying why, when
+  that folder is absent);
+* ``tests/data/wordle``: the project's own cases in the same format (see its README.md), plus an
+  optional ``NAME.err``: text the single line on standard error must contain.
+
+A case runs in a scratch folder holding ``tests/cases`` (the case files) and ``tests/data`` (their
+word lists). The conformance cases run the installed `wordle` console script (from the virtualenv
+running pytest) with standard output a pipe, so it uses its plain test mode; the own cases call
+`solver.wordle_app.run` in-process with the same arguments (fast; the process-level behaviour is
+covered in test_wordle_app.py).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from solver.wordle_app import run
+
+REPO = Path(__file__).resolve().parent.parent
+CONFORMANCE = REPO.parent / "shared" / "conformance" / "wordle"
+OWN = Path(__file__).resolve().parent / "data" / "wordle"
+EXPECTED_CONFORMANCE_CASES = 18
+
+
+def wordle_command() -> list[str]:
+    """Return the installed console script: the one beside this interpreter, else on PATH."""
+    script = Path(sys.executable).parent / "wordle"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("wordle")
+    if found is None:
+        pytest.fail("the `wordle` console script is not installed: run `pip install -e . --no-deps`")
+    return [found]
+
+
+def case_names(folder: Path) -> list[str]:
+    return sorted(path.name.removesuffix(".args") for path in folder.glob("*.args"))
+
+
+Runner = Callable[[list[str], bytes, Path], tuple[int, str, str]]  # (args, stdin, cwd) -> status, out, err
+
+
+def run_installed(args: list[str], stdin: bytes, cwd: Path) -> tuple[int, str, str]:
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
+    result = subprocess.run(wordle_command() + args, cwd=cwd, input=stdin, capture_output=True, timeout=60, env=env)
+    return result.returncode, result.stdout.decode(), result.stderr.decode()
+
+
+def run_in_process(args: list[str], stdin: bytes, cwd: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        status = run(args, io.StringIO(stdin.decode()), out, err, interactive=False)
+    finally:
+        os.chdir(old)
+    return status, out.getvalue(), err.getvalue()
+
+
+def run_case(folder: Path, data: Path, name: str, tmp_path: Path, runner: Runner = run_installed) -> None:
+    """Run case `name` of `folder` (word lists in `data`) and assert the outcome it expects."""
+    work = tmp_path / "work"
+    (work / "tests").mkdir(parents=True)
+    (work / "tests" / "cases").symlink_to(folder, target_is_directory=True)
+    (work / "tests" / "data").symlink_to(data, target_is_directory=True)
+    case = folder / name
+    args = [line for line in case.with_suffix(".args").read_text().splitlines() if line.strip()]
+    stdin = case.with_suffix(".in").read_bytes() if case.with_suffix(".in").exists() else b""
+    before, after = Path(f"{case}.before.json"), Path(f"{case}.after.json")
+    scratch = tmp_path / "state.json"
+    if before.exists():
+        shutil.copyfile(before, scratch)
+    if before.exists() or after.exists():
+        args += ["--state", str(scratch)]
+
+    status, stdout, stderr = runner(args, stdin, work)
+    expected = case.with_suffix(".ans").read_text() if case.with_suffix(".ans").exists() else ""
+    where = f"case {name}: status {status}, stderr {stderr!r}"
+
+    if expected.strip():
+        assert status == 0, where
+        assert stdout.strip() == expected.strip(), where
+    else:
+        assert status != 0, where
+        assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr, where
+        if before.exists():  # a failed run leaves the state file untouched
+            assert scratch.read_bytes() == before.read_bytes(), where
+    err = case.with_suffix(".err")
+    if err.exists():
+        assert err.read_text().strip() in stderr, where
+    if after.exists():
+        assert json.loads(scratch.read_text()) == json.loads(after.read_text()), where
+
+
+def _params(folder: Path, why_missing: str) -> list:
+    if not folder.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=why_missing))]
+    return case_names(folder)
+
+
+@pytest.mark.parametrize("name", _params(CONFORMANCE, f"conformance suite not found at {CONFORMANCE}"))
+def test_conformance_case(name: str, tmp_path: Path) -> None:
+    run_case(CONFORMANCE, CONFORMANCE / "data", name, tmp_path)
+
+
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance suite not found at {CONFORMANCE}")
+def test_conformance_suite_is_complete() -> None:
+    assert len(case_names(CONFORMANCE)) == EXPECTED_CONFORMANCE_CASES
+
+
+@pytest.mark.parametrize("name", case_names(OWN))
+def test_own_case(name: str, tmp_path: Path) -> None:
+    run_case(OWN, OWN / "data", name, tmp_path, run_in_process)
