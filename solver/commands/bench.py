@@ -1,0 +1,131 @@
+"""`bench` and `openers`: how many guesses the solver needs over every target (or a sample).
+
+Targets are played together by `walk.walk` (one lookup or live computation per state, shared by
+the targets that reach it). `openers` forces each of the best first guesses (by expected remaining
+candidates) and lets the solver finish: the tree when the opener is the tree's, live otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.commands.scores import Scores
+from solver.commands.walk import start_state, walk
+from solver.engine import get_solver
+from solver.game import Game
+
+BAR_WIDTH = 40
+
+
+@dataclass
+class Result:
+    """Guesses per target of one run: {guesses: number of targets}, and its wall time."""
+
+    game: Game
+    counts: dict[int, int]
+    seconds: float
+    source: str  # how the guesses were chosen
+
+    @property
+    def targets(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def total(self) -> int:
+        return sum(g * n for g, n in self.counts.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.targets
+
+    @property
+    def worst(self) -> int:
+        return max(self.counts)
+
+
+def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None = None) -> Result:
+    """Play every target of `game` (or a random `sample` of them); `first` forces the opener."""
+    solver = get_solver(game)
+    targets = game.target_index
+    if sample is not None:
+        if sample < 1:
+            raise ValueError(f"--sample must be at least 1, got {sample}")
+        rng = np.random.default_rng(seed)
+        targets = np.sort(rng.choice(targets, size=min(sample, targets.size), replace=False))
+    nodes = walk(solver, start_state(solver), targets, first)
+    source = "precomputed tree" if solver.tree is not None else "live computation (no tree)"
+    if first is not None and solver.tree is not None and first != solver.tree.guess[0]:
+        source = "forced opener, then live computation"
+    return Result(game, nodes.histogram(0), nodes.seconds, source)
+
+
+def histogram(result: Result) -> list[str]:
+    """Return a text histogram of guesses per target, then the mean, max and wall time."""
+    top = max(result.counts.values())
+    lines = [f"{result.game.key}: {result.targets} targets, {result.source}", "guesses  targets"]
+    for guesses in range(min(result.counts), result.worst + 1):
+        count = result.counts.get(guesses, 0)
+        bar = "#" * (round(BAR_WIDTH * count / top) or (1 if count else 0))
+        lines.append(f"{guesses:>7}  {count:>7}  {bar}")
+    lines.append(f"mean {result.mean:.4f} guesses, max {result.worst}, total {result.total}, "
+                 f"wall time {result.seconds:.2f} s")
+    return lines
+
+
+def plot(result: Result, path: Path) -> None:
+    """Draw the histogram as an image (format from the file name, e.g. PNG) with matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'deduce[plot]'") from None
+    guesses = list(range(min(result.counts), result.worst + 1))
+    figure, axes = plt.subplots(figsize=(6, 4))
+    try:
+        axes.bar(guesses, [result.counts.get(g, 0) for g in guesses], color="#4c72b0")
+        axes.set_xticks(guesses)
+        axes.set_xlabel("guesses")
+        axes.set_ylabel("targets")
+        axes.set_title(f"{result.game.key}: mean {result.mean:.3f}, max {result.worst}")
+        figure.tight_layout()
+        figure.savefig(path)
+    finally:
+        plt.close(figure)
+
+
+@dataclass
+class Opener:
+    """An opening guess: its figures at the start and the result of playing every target after it."""
+
+    label: str
+    expected: float
+    entropy: float
+    result: Result
+    is_tree_opener: bool
+
+
+def openers(game: Game, top: int) -> list[Opener]:
+    """Return the `top` openers by expected remaining candidates, sorted by total guesses."""
+    if top < 1:
+        raise ValueError(f"--top must be at least 1, got {top}")
+    solver = get_solver(game)
+    tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
+    ranked = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64)).top(top)
+    out = [Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener) for s in ranked]
+    return sorted(out, key=lambda o: (o.result.total, o.expected))
+
+
+def openers_table(rows: list[Opener]) -> list[str]:
+    """Return the lines of the openers table (ranked by total guesses)."""
+    width = max([len(o.label) for o in rows] + [6])
+    lines = [f"{'rank':>4}  {'opener':<{width}}  {'expected left':>13}  {'entropy':>7}  {'total':>7}  "
+             f"{'mean':>6}  {'max':>3}  {'time':>6}"]
+    for rank, o in enumerate(rows, start=1):
+        mark = " (tree)" if o.is_tree_opener else ""
+        lines.append(f"{rank:>4}  {o.label:<{width}}  {o.expected:>13.3f}  {o.entropy:>7.3f}  {o.result.total:>7}  "
+                     f"{o.result.mean:>6.3f}  {o.result.worst:>3}  {o.result.seconds:>5.1f}s{mark}")
+    return lines

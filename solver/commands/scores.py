@@ -1,0 +1,87 @@
+"""Ranking guesses by expected remaining candidates and by entropy (`hint`, `openers`).
+
+Both figures describe the partition of the candidates by a guess's feedback: the expected number
+of candidates left after it (sum of squared class sizes over the candidate count; the solver's
+greedy criterion) and the entropy of the partition in bits. Ties go to a guess that may itself
+win, then to the earlier guess, as in `solver.strategy`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.game import Game
+
+BY = ("expected", "entropy")
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One guess with its figures over the current candidates."""
+
+    row: int
+    label: str
+    expected: float  # expected candidates left after it
+    entropy: float  # bits of information it is expected to give
+    possible: bool  # it is itself a candidate (it may win at once)
+
+
+@dataclass
+class Scores:
+    """Every allowed guess scored against a set of candidates (positions in the target list)."""
+
+    game: Game
+    rows: np.ndarray
+    sum_sq: np.ndarray
+    entropy: np.ndarray
+    possible: np.ndarray
+    candidates: int
+
+    @classmethod
+    def compute(cls, game: Game, positions: np.ndarray, history=()) -> "Scores":
+        """Return the scores of every guess allowed after `history` over the candidate positions."""
+        from solver import kernels, strategy  # Numba: only on this compute path
+
+        rows = strategy.allowed_guesses(game, history)
+        sum_sq, entropy = kernels.partition_scores(game, rows, game.target_index[positions])
+        return cls(game, rows, sum_sq, entropy, strategy.candidate_mask(game, positions, rows), int(positions.size))
+
+    def top(self, k: int, by: str = "expected") -> list[Scored]:
+        """Return the `k` best guesses by expected remaining candidates (lowest) or entropy (highest)."""
+        if by not in BY:
+            raise ValueError(f"rank by one of {', '.join(BY)}, not {by!r}")
+        primary = self.sum_sq if by == "expected" else -self.entropy
+        order = np.lexsort((~self.possible, primary))[:k]
+        return [Scored(int(self.rows[i]), self.game.labels[int(self.rows[i])], float(self.sum_sq[i]) / self.candidates,
+                       float(self.entropy[i]), bool(self.possible[i])) for i in order]
+
+
+def table(scored: list[Scored]) -> list[str]:
+    """Return the lines of a ranking table: rank, guess, expected left, entropy, possible answer."""
+    width = max([len(s.label) for s in scored] + [5])
+    lines = [f"{'rank':>4}  {'guess':<{width}}  {'expected left':>13}  {'entropy':>7}  possible"]
+    for rank, s in enumerate(scored, start=1):
+        lines.append(f"{rank:>4}  {s.label:<{width}}  {s.expected:>13.3f}  {s.entropy:>7.3f}  {'yes' if s.possible else 'no'}")
+    return lines
+
+
+@dataclass
+class Hint:
+    """What a history leaves: the candidates, and the best guesses by both figures."""
+
+    candidates: tuple[str, ...]
+    by_expected: list[Scored]
+    by_entropy: list[Scored]
+
+
+def hint(game: Game, steps, top: int) -> Hint:
+    """Return the candidates after `steps` of (guess row, code) and the `top` guesses both ways."""
+    from solver.commands.walk import replay
+    from solver.engine import get_solver
+
+    if top < 1:
+        raise ValueError(f"--top must be at least 1, got {top}")
+    state = replay(get_solver(game), steps)
+    scores = Scores.compute(game, state.candidate_positions, state.history)
+    return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"))

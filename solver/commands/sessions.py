@@ -1,0 +1,151 @@
+"""Line-by-line dialogues: the solving assistant (`solve`) and the adversarial hider (`hide`).
+
+A session answers one input line at a time with output lines, and raises ValueError (one line)
+for input it rejects; `converse` runs a session over any line source, so the same code serves a
+terminal, piped standard input and the tests. Typing "list" shows candidates, "quit" stops.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+import numpy as np
+
+from solver.commands.formats import check_allowed, parse_feedback, parse_guess, parse_step, show_feedback
+from solver.commands.walk import start_state
+from solver.engine import get_solver
+from solver.game import Game
+
+LIST_LIMIT = 20  # candidates shown by "list"
+ENDED, QUIT, EOF_AFTER_ERROR, EOF = 0, 0, 2, 1  # exit statuses of `converse`
+
+
+class SolveSession:
+    """Proposes the solver's guess, reads its feedback (or GUESS=FEEDBACK), until identified."""
+
+    def __init__(self, game: Game):
+        self.game, self.solver = game, get_solver(game)
+        self.state = start_state(self.solver)
+        self.guess = self.solver.guess_row(self.state)
+        self.done = False
+
+    def opening(self) -> list[str]:
+        source = "from the precomputed tree" if self.solver.tree is not None else "computed live (no precomputed tree)"
+        return [f"{self.game.key}: {self.state.remaining} candidates; guesses {source}.",
+                "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
+                self._proposal()]
+
+    def _proposal(self) -> str:
+        return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
+
+    def prompt(self) -> str:
+        return f"feedback for {self.game.labels[self.guess]}> "
+
+    def candidates(self) -> list[str]:
+        names = self.state.candidates
+        return [f"{len(names)} candidates: " + " ".join(names[:LIST_LIMIT]) + (" ..." if len(names) > LIST_LIMIT else "")]
+
+    def handle(self, line: str) -> list[str]:
+        game = self.game
+        row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
+        check_allowed(game, self.state.history, row)
+        was_on_tree = self.state.node is not None and self.solver.tree is not None
+        self.state = state = self.solver.advance(self.state, row, code)
+        guesses = len(state.history)
+        if code == game.win_code:
+            self.done = True
+            return [f"Solved in {guesses} guess{'es' if guesses > 1 else ''}!"]
+        if state.identified:
+            self.done = True
+            return [f"Identified: the answer is {state.candidates[0]}; play it as guess #{guesses + 1}."]
+        lines = [f"{state.remaining} candidates remain."]
+        if was_on_tree and state.node is None:
+            lines.append("(this leaves the precomputed tree: computing live)")
+        self.guess = self.solver.guess_row(state)
+        return lines + [self._proposal()]
+
+
+def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarray]:
+    """Return (code, the candidate rows it keeps): the feedback keeping the most candidates.
+
+    Ties go to a feedback other than the win, then to the lowest code.
+    """
+    if rows.size <= 64:
+        codes = np.array([game.code(row, t) for t in rows.tolist()], dtype=np.int64)
+    else:
+        from solver import kernels
+
+        codes = kernels.feedback_table(game, [row], rows)[0].astype(np.int64)
+    counts = np.bincount(codes, minlength=game.n_codes) * 2
+    counts[game.win_code] -= 1  # a win only when nothing else is left
+    code = int(np.argmax(counts))
+    return code, rows[codes == code]
+
+
+class HideSession:
+    """An adversary that never commits to an answer: each feedback keeps the most candidates."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.rows = game.target_index.copy()
+        self.history: list[tuple[int, int]] = []
+        self.done = False
+
+    def opening(self) -> list[str]:
+        return [f"{self.game.key}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!"]
+
+    def prompt(self) -> str:
+        return f"guess #{len(self.history) + 1}> "
+
+    def candidates(self) -> list[str]:
+        return [f"{self.rows.size} candidates left (I am not telling which)."]
+
+    def handle(self, line: str) -> list[str]:
+        row = parse_guess(self.game, line)
+        check_allowed(self.game, self.history, row)
+        code, self.rows = hider_answer(self.game, row, self.rows)
+        self.history.append((row, code))
+        lines = [f"My answer: {show_feedback(self.game, code)}"]
+        if code == self.game.win_code:
+            self.done = True
+            n = len(self.history)
+            return lines + [f"You got it in {n} guess{'es' if n > 1 else ''}!"]
+        return lines + [f"{self.rows.size} candidates remain."]
+
+
+def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Callable[[str], None],
+             prompt: Callable[[str], None], echo_input: bool = False) -> int:
+    """Run a session over input lines; return the exit status.
+
+    0 when the session ends (or on "quit"); on end of input before that, 2 if the last line was
+    rejected, else 1. Rejected lines are reported through `warn` and asked again.
+    """
+    for text in session.opening():
+        say(text)
+    rejected = False
+    while not session.done:
+        prompt(session.prompt())
+        line = next(lines, None)
+        if line is None:
+            warn("input ended before the game was over")
+            return EOF_AFTER_ERROR if rejected else EOF
+        line = line.strip()
+        if echo_input:
+            say(line)
+        if not line:
+            continue
+        if line.lower() in ("quit", "exit", "q"):
+            return QUIT
+        if line.lower() in ("list", "?"):
+            for text in session.candidates():
+                say(text)
+            continue
+        try:
+            out = session.handle(line)
+        except ValueError as err:
+            rejected = True
+            warn(f"{err} (try again)")
+            continue
+        rejected = False
+        for text in out:
+            say(text)
+    return ENDED

@@ -1,0 +1,136 @@
+"""Playing a strategy over many targets at once, and the tree of states it goes through.
+
+`walk` plays every given target from a solver state, grouping the targets that share a history,
+so each state's guess is looked up (on the precomputed tree) or computed (live) once. The result
+is a `Nodes` table in the layout of a tree artifact, which `Nodes.from_tree` also builds from a
+loaded tree: the `tree`, `bench` and `openers` commands read both the same way.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from solver.engine import Solver, State, Tree
+from solver.game import Game
+
+FILTER_IN_PYTHON = 64  # below this many targets the rule is called from Python (no kernel call)
+
+
+@dataclass
+class Nodes:
+    """States in which a guess is played: per-node arrays, parents before their children.
+
+    `code` is the feedback that led from the parent (-1 at a root); `subtree` the guesses needed
+    to finish every candidate of the node, counted from its own guess.
+    """
+
+    parent: np.ndarray
+    code: np.ndarray
+    depth: np.ndarray
+    guess: np.ndarray
+    remaining: np.ndarray
+    subtree: np.ndarray
+    seconds: float = 0.0  # wall time of the walk that built them
+    _kids: dict[int, list[int]] | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_tree(cls, tree: Tree) -> "Nodes":
+        """Return the nodes of a loaded tree artifact."""
+        code = np.full(tree.guess.size, -1, dtype=np.int64)
+        keys = np.fromiter(tree.children.keys(), dtype=np.int64, count=len(tree.children))
+        code[np.fromiter(tree.children.values(), dtype=np.int64, count=len(tree.children))] = keys % tree.n_codes
+        return cls(tree.parent, code, tree.depth.astype(np.int64), tree.guess, tree.remaining, tree.subtree)
+
+    def children(self, node: int) -> list[int]:
+        """Return the children of `node`, in feedback-code order."""
+        if self._kids is None:
+            kids: dict[int, list[int]] = {}
+            for child in np.argsort(self.parent, kind="stable")[1:].tolist():
+                kids.setdefault(int(self.parent[child]), []).append(child)
+            self._kids = {k: sorted(v, key=lambda c: self.code[c]) for k, v in kids.items()}
+        return self._kids.get(node, [])
+
+    def below(self, node: int) -> list[int]:
+        """Return `node` and all its descendants, parents first."""
+        out, todo = [], [node]
+        while todo:
+            current = todo.pop()
+            out.append(current)
+            todo.extend(reversed(self.children(current)))
+        return out
+
+    def expected(self, node: int) -> float:
+        """Return the average number of guesses of the node's candidates, counting its own guess."""
+        return float(self.subtree[node]) / float(self.remaining[node])
+
+    def worst(self, node: int) -> int:
+        """Return the most guesses any candidate of the node needs, counting its own guess."""
+        return int(max(self.depth[n] for n in self.below(node)) - self.depth[node] + 1)
+
+    def histogram(self, node: int = 0) -> dict[int, int]:
+        """Return {guesses: targets} for the candidates of `node` (guesses counted from its guess)."""
+        counts: dict[int, int] = {}
+        for n in self.below(node):
+            solved = int(self.remaining[n]) - sum(int(self.remaining[c]) for c in self.children(n))
+            if solved:
+                guesses = int(self.depth[n] - self.depth[node]) + 1
+                counts[guesses] = counts.get(guesses, 0) + solved
+        return dict(sorted(counts.items()))
+
+
+def start_state(solver: Solver) -> State:
+    """Return the state before the first guess (no guess is computed yet)."""
+    return State(solver, (), 0 if solver.tree is not None else None)
+
+
+def replay(solver: Solver, steps: Sequence[tuple[int, int]]) -> State:
+    """Return the state after (guess row, code) steps; ValueError if a guess is forbidden or a
+    feedback impossible (the message names the history)."""
+    from solver.commands.formats import check_allowed
+
+    state = start_state(solver)
+    for number, (row, code) in enumerate(steps):
+        if state.history and state.history[-1][1] == solver.game.win_code:
+            raise ValueError(f"step {number + 1} comes after a win")
+        check_allowed(solver.game, state.history, row)
+        state = solver.advance(state, row, code)
+    return state
+
+
+def _codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
+    if targets.size <= FILTER_IN_PYTHON:
+        return np.array([game.code(row, t) for t in targets.tolist()], dtype=np.int64)
+    from solver import kernels
+
+    return kernels.feedback_table(game, [row], targets)[0].astype(np.int64)
+
+
+def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first: int | None = None) -> Nodes:
+    """Return the nodes visited when every target (guess rows; default: the state's candidates)
+    is played from `state` by the solver's strategy; `first` forces the first guess."""
+    started = time.perf_counter()
+    game = solver.game
+    if targets is None:
+        targets = game.target_index[state.candidate_positions]
+    columns: dict[str, list[int]] = {k: [] for k in ("parent", "code", "depth", "guess", "remaining", "subtree")}
+
+    def visit(current: State, group: np.ndarray, parent: int, code: int, forced: int | None) -> int:
+        row = solver.guess_row(current) if forced is None else forced
+        node = len(columns["parent"])
+        for key, value in zip(columns, (parent, code, len(current.history), row, group.size, 0)):
+            columns[key].append(value)
+        total = group.size
+        codes = _codes(game, row, group)
+        for value in np.unique(codes).tolist():
+            if value != game.win_code:
+                child = visit(solver.advance(current, row, value), group[codes == value], node, value, None)
+                total += columns["subtree"][child]
+        columns["subtree"][node] = total
+        return node
+
+    visit(state, np.asarray(targets, dtype=np.int64), -1, -1, first)
+    arrays = {k: np.array(v, dtype=np.int64) for k, v in columns.items()}
+    return Nodes(**arrays, seconds=time.perf_counter() - started)
