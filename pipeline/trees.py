@@ -146,14 +146,18 @@ class Builder:
         return node
 
 
-def _grow_child(game: Game, table, options: Options, group, history, depth) -> Nodes:
+def _grow_child(key: tuple[str, str], table, options: Options, group, history, depth) -> Nodes:
+    # Workers rebuild the game from the registry (pickled rule closures would lose their source
+    # file, which Numba's on-disk cache needs) and use one thread each: no nested thread pools.
+    from solver.games import get_game
+
     try:
         import numba
 
-        numba.set_num_threads(1)  # one process per core: no nested thread pools
+        numba.set_num_threads(1)
     except ImportError:  # pragma: no cover
         pass
-    return Builder(game, table, options).grow(group, history, depth)
+    return Builder(get_game(*key), table, options).grow(group, history, depth)
 
 
 def build(game: Game, table: np.ndarray | None, options: Options, progress=None) -> Nodes:
@@ -168,7 +172,8 @@ def build(game: Game, table: np.ndarray | None, options: Options, progress=None)
     if progress:
         progress(0, len(groups))
     jobs = Parallel(n_jobs=options.jobs, return_as="generator", max_nbytes="1M")(
-        delayed(_grow_child)(game, table, options, group, ((guess, code),), 1) for code, group in groups)
+        delayed(_grow_child)((game.name, game.variant), table, options, group, ((guess, code),), 1)
+        for code, group in groups)
     total = game.n_targets
     for (code, group), sub in zip(groups, jobs):
         sub.feedback[0] = code

@@ -9,8 +9,10 @@ Feedback ``(correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_sui
 * higher_ranks: answer cards ranked above the highest guess rank;
 * correct_suits: suit matches, each guess card counted once.
 
-Encoded row (what `rule` reads): ``[card ids..., ranks..., suits...]`` with rank 0 = "2" .. 12 = "A",
-suit 0 = C .. 3 = S and card id = suit*13 + rank (the deck order 2C..AC, 2D.., .., AS).
+Encoded row (what `rule` reads): ``[card ids..., ranks..., suits..., rank occurrences...,
+suit occurrences..., lowest rank, highest rank]`` with rank 0 = "2" .. 12 = "A", suit 0 = C .. 3 = S,
+card id = suit*13 + rank (the deck order 2C..AC, 2D.., .., AS), and the occurrence of card i = how
+many earlier cards of the hand share its rank (or suit).
 Feedback code: the five fields as digits of base n+1.
 """
 from __future__ import annotations
@@ -74,45 +76,31 @@ def parse_cards(texts: Sequence[str], count: int | None = None) -> list[Card]:
 
 @lru_cache(maxsize=None)
 def make_rule(n: int):
-    """Return the rule for hands of `n` cards (a closure: Numba compiles `n` as a constant)."""
+    """Return the rule for hands of `n` cards (a closure: Numba compiles `n` as a constant).
+
+    Branch-free so that Numba can unroll and vectorise it. A multiset intersection of ranks (or
+    suits) counts answer card i when the guess has more cards of its rank than the answer has
+    before position i (`occurrence`, precomputed in the row): that is sum over ranks of min(counts).
+    """
 
     def rule(guess: np.ndarray, target: np.ndarray) -> int:
-        """Return the feedback code of one guess row against one answer row (Numba-compatible)."""
+        """Return the feedback code of one guess row against one answer row."""
         correct = 0
-        low_rank = 99
-        high_rank = -1
-        for j in range(n):
-            r = guess[n + j]
-            if r < low_rank:
-                low_rank = r
-            if r > high_rank:
-                high_rank = r
         lower = 0
         higher = 0
-        for i in range(n):
-            for j in range(n):
-                if target[i] == guess[j]:
-                    correct += 1
-            if target[n + i] < low_rank:
-                lower += 1
-            if target[n + i] > high_rank:
-                higher += 1
-        # Rank and suit matches are multiset intersections: each guess card is matched at most once.
         ranks = 0
         suits = 0
-        used_rank = 0
-        used_suit = 0
         for i in range(n):
+            same_rank = 0
+            same_suit = 0
             for j in range(n):
-                if not (used_rank >> j) & 1 and guess[n + j] == target[n + i]:
-                    used_rank |= 1 << j
-                    ranks += 1
-                    break
-            for j in range(n):
-                if not (used_suit >> j) & 1 and guess[2 * n + j] == target[2 * n + i]:
-                    used_suit |= 1 << j
-                    suits += 1
-                    break
+                correct += target[i] == guess[j]
+                same_rank += target[n + i] == guess[n + j]
+                same_suit += target[2 * n + i] == guess[2 * n + j]
+            ranks += same_rank > target[3 * n + i]
+            suits += same_suit > target[4 * n + i]
+            lower += target[n + i] < guess[5 * n]
+            higher += target[n + i] > guess[5 * n + 1]
         b = n + 1
         return (((correct * b + lower) * b + ranks) * b + higher) * b + suits
 
@@ -120,8 +108,13 @@ def make_rule(n: int):
 
 
 def _row(cards: Sequence[Card]) -> list[int]:
+    """Return the encoded row: ids, ranks, suits, rank and suit occurrence indices, min and max rank."""
     ordered = sorted(cards, key=lambda c: c.id)
-    return [c.id for c in ordered] + [c.rank for c in ordered] + [c.suit for c in ordered]
+    ranks = [c.rank for c in ordered]
+    suits = [c.suit for c in ordered]
+    rank_seen = [ranks[:i].count(r) for i, r in enumerate(ranks)]
+    suit_seen = [suits[:i].count(s) for i, s in enumerate(suits)]
+    return [c.id for c in ordered] + ranks + suits + rank_seen + suit_seen + [min(ranks), max(ranks)]
 
 
 def label(cards: Sequence[Card]) -> str:

@@ -1,28 +1,267 @@
-"""The `deduce` command line: thin commands over the library; errors end as one line and exit 2."""
+"""The `deduce` command line: thin commands over the library; errors end as one line and exit 2.
+
+The work is done in `solver.commands` (imported inside each command, so `deduce --help` loads
+neither Numba nor pyarrow); here are only the options, the printing and the error edge.
+"""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Iterator, Optional
 
 import typer
-
-app = typer.Typer(help="Deduction-game solvers played from precomputed decision trees.",
-                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+from typer.core import TyperGroup
 
 ERROR_EXIT = 2
-
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Parallel worker processes for tree building.")]
-Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
-
-
-@app.callback()
-def main() -> None:
-    """Deduction-game solvers played from precomputed decision trees."""
+# click's UsageError (typer vendors click and exports only this subclass of it)
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
 def fail(message: str) -> None:
     """Print a one-line error on stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(ERROR_EXIT)
+
+
+class OneLineErrors(TyperGroup):
+    """A command group whose usage errors (missing argument, bad option value) print one line."""
+
+    @contextmanager
+    def _usage_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except _UsageError as err:
+            if type(err).__name__ == "NoArgsIsHelpError":
+                raise
+            where = f" (see '{err.ctx.command_path} --help')" if err.ctx is not None else ""
+            fail(err.format_message() + where)
+
+    def make_context(self, *args, **kwargs):
+        with self._usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with self._usage_errors():
+            return super().invoke(ctx)
+
+
+app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
+                  rich_markup_mode="markdown")
+
+
+@contextmanager
+def domain_errors() -> Iterator[None]:
+    """Turn the library's errors (bad games, guesses, feedback, word lists, files) into exit 2."""
+    try:
+        yield
+    except ValueError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
+
+
+# -- shared options ---------------------------------------------------------------------------
+GameName = Annotated[str, typer.Argument(metavar="GAME", show_default=False,
+                                         help="battleship, cards, wordle, mastermind or bulls.")]
+Variant = Annotated[Optional[str], typer.Option(
+    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard.")]
+Hard = Annotated[bool, typer.Option("--hard", help="Wordle hard mode (the same as --variant hard).")]
+Answers = Annotated[Optional[Path], typer.Option(
+    "--answers", metavar="FILE", show_default=False, help="Wordle: your answer list, one word a line.")]
+Guesses = Annotated[Optional[Path], typer.Option(
+    "--guesses", metavar="FILE", show_default=False,
+    help="Wordle: your acceptable-guess list, one word a line (without --answers every word may be the answer).")]
+Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses (openers) to rank.")]
+Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes for tree building.")]
+Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
+
+FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the other games integers "
+           "like 0,1,0 or (0,1,0). Battleship and cards guesses may join their tokens with '-' or '+' "
+           "(A1-A3-H1, 2C+AS) to fit in one argument.")
+
+
+@app.callback(help=f"Deduction-game solvers played from precomputed decision trees.\n\n{FORMATS}")
+def main() -> None:
+    """Deduction-game solvers played from precomputed decision trees."""
+
+
+def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
+          guesses: Path | None = None, every_word: bool = False):
+    from solver.commands.formats import select_game
+
+    return select_game(name, variant, hard, answers, guesses, every_word)
+
+
+def _say(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
+
+
+@app.command()
+def tree(
+    game: GameName,
+    path: Annotated[str, typer.Option("--path", "-p", metavar="HISTORY", show_default=False,
+                                      help="Guesses so far: GUESS=FEEDBACK,GUESS=FEEDBACK...")] = "",
+    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=0, show_default=False,
+                                                 help="Print this many levels below the node as an indented tree.")] = None,
+    dot: Annotated[Optional[Path], typer.Option("--dot", metavar="FILE", show_default=False,
+                                                help="Write the node and --depth levels (default 2) as Graphviz.")] = None,
+    candidates: Show = 10,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+) -> None:
+    """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
+
+    A history that leaves the precomputed tree (or a game without one) is answered by the live
+    solver, and the output says so. Example: `deduce tree battleship --path "A1-A3-H1=0,1,0" --depth 1`
+    """
+    from solver.commands.formats import parse_path
+    from solver.commands.views import dot as to_dot, indented, locate, summary
+    from solver.engine import get_solver
+
+    with domain_errors():
+        chosen = _game(game, variant, hard, answers, guesses)
+        view = locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
+        _say(summary(view, candidates))
+        if depth:
+            _say(indented(view, depth))
+        if dot is not None:
+            dot.write_text(to_dot(view, 2 if depth is None else depth))
+            typer.echo(f"wrote {dot}")
+
+
+@app.command()
+def play(
+    game: GameName,
+    answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+) -> None:
+    """Play against a known answer and print every guess and its feedback (the test driver).
+
+    For cards the number of cards given chooses the variant: `deduce play cards 2C AS`.
+    """
+    from solver.commands.formats import answer_variant, parse_answer, show_feedback
+    from solver.commands.walk import play as play_out
+    from solver.engine import get_solver
+
+    with domain_errors():
+        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses)
+        steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
+    for number, (row, code) in enumerate(steps, start=1):
+        typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
+        typer.echo(f"My answer: {show_feedback(chosen, code)}")
+    typer.echo(f"You got it in {len(steps)} guess{'es' if len(steps) > 1 else ''}!")
+
+
+def _converse(session) -> None:
+    from solver.commands.sessions import converse
+
+    stdin = typer.get_text_stream("stdin")
+    status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
+                      lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty())
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command()
+def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
+          guesses: Guesses = None) -> None:
+    """Interactive assistant: it proposes a guess, you type the feedback you got.
+
+    Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
+    leaves the tree), `list` to see the candidates, `quit` to stop. A malformed or
+    impossible feedback is reported and asked again. It ends when the answer is identified. Reads
+    piped standard input too; end of input before the end exits with status 1 (2 if the last line
+    was rejected). Wordle: `deduce solve wordle --hard`.
+    """
+    from solver.commands.sessions import SolveSession
+
+    with domain_errors():
+        session = SolveSession(_game(game, variant, hard, answers, guesses))
+    _converse(session)
+
+
+@app.command()
+def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
+         guesses: Guesses = None) -> None:
+    """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
+
+    Each feedback is the one that keeps the most candidates alive; you win when one is left and
+    you guess it. Type `list` for the count, `quit` to give up.
+    """
+    from solver.commands.sessions import HideSession
+
+    with domain_errors():
+        session = HideSession(_game(game, variant, hard, answers, guesses))
+    _converse(session)
+
+
+@app.command()
+def bench(
+    game: GameName,
+    sample: Annotated[Optional[int], typer.Option("--sample", "-s", min=1, show_default=False,
+                                                  help="Play K random targets instead of all.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed of --sample.")] = 0,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", show_default=False,
+                                                 help="Also draw the histogram (matplotlib).")] = None,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+) -> None:
+    """Play every target (or a sample) and print a histogram of guesses, the mean, max and wall time.
+
+    `deduce bench wordle` gives the average over the whole answer list.
+    """
+    from solver.commands import bench as benchmark
+
+    with domain_errors():
+        result = benchmark.run(_game(game, variant, hard, answers, guesses), sample, seed)
+        _say(benchmark.histogram(result))
+        if plot is not None:
+            benchmark.plot(result, plot)
+            typer.echo(f"wrote {plot}")
+
+
+@app.command()
+def openers(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game (default wordle).")] = "wordle",
+    top: Top = 5,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+) -> None:
+    """Rank openers: total guesses over every answer when the solver follows each of the best K.
+
+    The K openers are the best by expected remaining candidates; each is followed by the solver
+    (the tree after the tree's own opener, live computation after the others). Sorted by total
+    guesses; the tree's own opener is added for comparison (marked "tree"). Wordle takes about
+    4 s per opener on 2 cores, so the default `--top 5` takes about 25 s.
+    """
+    from solver.commands import bench as benchmark
+
+    with domain_errors():
+        _say(benchmark.openers_table(benchmark.openers(_game(game, variant, hard, answers, guesses), top)))
+
+
+@app.command()
+def hint(
+    game: GameName,
+    history: Annotated[Optional[list[str]], typer.Argument(metavar="GUESS=FEEDBACK", show_default=False,
+                                                           help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
+    top: Top = 5,
+    candidates: Show = 0,
+    hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
+) -> None:
+    """List the answers still possible after a history and rank the best next guesses.
+
+    Guesses are ranked twice, by expected remaining candidates and by entropy (both columns shown).
+
+    For wordle every acceptable word counts as a possible answer (12972 words; the answer list
+    is not assumed) unless --answers is given. Example: `deduce hint wordle CRANE=RYRGR --top 10`
+    """
+    from solver.commands.formats import parse_step
+    from solver.commands.scores import hint as compute_hint, report
+
+    with domain_errors():
+        chosen = _game(game, variant, hard, answers, guesses, every_word=True)
+        result = compute_hint(chosen, [parse_step(chosen, step) for step in history or []], top)
+    _say(report(chosen, result, candidates))
 
 
 @app.command()
@@ -33,12 +272,9 @@ def tables(
 ) -> None:
     """Rebuild the feedback tables and decision trees under artifacts/ that are missing or stale."""
     from pipeline.build import build_all
-    from solver.games import UnknownGameError
 
-    try:
+    with domain_errors():
         build_all(games or None, jobs=jobs, force=force)
-    except (UnknownGameError, ValueError) as err:
-        fail(str(err))
 
 
 if __name__ == "__main__":

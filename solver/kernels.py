@@ -28,7 +28,7 @@ from solver.game import Game
 log = logging.getLogger(__name__)
 
 try:
-    from numba import njit, prange
+    from numba import get_num_threads, njit, prange
 
     HAVE_NUMBA = True
 except ImportError as _err:  # pragma: no cover - exercised only where numba is absent
@@ -45,41 +45,49 @@ if HAVE_NUMBA:
             for t in range(target_rows.shape[0]):
                 out[g, t] = rule(row, target_rows[t])
 
-    @njit(parallel=True, cache=True)
-    def _score_rule_kernel(rule, guess_rows, cand_rows, n_codes, sum_sq, entropy):
-        n = cand_rows.shape[0]
-        for g in prange(guess_rows.shape[0]):
-            counts = np.zeros(n_codes, np.int64)
-            row = guess_rows[g]
-            for t in range(n):
-                counts[rule(row, cand_rows[t])] += 1
-            sq = 0
-            ent = 0.0
-            for c in range(n_codes):
-                k = counts[c]
-                if k:
-                    sq += k * k
-                    ent -= (k / n) * np.log2(k / n)
-            sum_sq[g] = sq
-            entropy[g] = ent
+    @njit(cache=True)
+    def _summarise(codes, counts):
+        # Sum of squared class sizes and entropy (bits) of the classes in `codes`; touches only
+        # the codes present, so its cost does not grow with the number of possible codes.
+        n = codes.shape[0]
+        sq = 0
+        for t in range(n):
+            k = counts[codes[t]]
+            sq += 2 * k + 1  # (k+1)^2 - k^2
+            counts[codes[t]] = k + 1
+        acc = 0.0
+        for t in range(n):
+            k = counts[codes[t]]
+            if k:
+                acc += k * np.log2(k)
+                counts[codes[t]] = 0
+        return sq, np.log2(n) - acc / n if n else 0.0
 
     @njit(parallel=True, cache=True)
-    def _score_table_kernel(table, guesses, cands, n_codes, sum_sq, entropy):
-        n = cands.shape[0]
-        for i in prange(guesses.shape[0]):
+    def _score_rule_kernel(rule, guess_rows, cand_rows, n_codes, workers, sum_sq, entropy):
+        # One prange iteration per worker, each with its own scratch arrays, scoring the guesses
+        # w, w + workers, ...: no allocation per guess, and each writes only its own outputs.
+        n = cand_rows.shape[0]
+        for w in prange(workers):
             counts = np.zeros(n_codes, np.int64)
-            row = table[guesses[i]]
-            for t in range(n):
-                counts[row[cands[t]]] += 1
-            sq = 0
-            ent = 0.0
-            for c in range(n_codes):
-                k = counts[c]
-                if k:
-                    sq += k * k
-                    ent -= (k / n) * np.log2(k / n)
-            sum_sq[i] = sq
-            entropy[i] = ent
+            codes = np.empty(n, np.int64)
+            for g in range(w, guess_rows.shape[0], workers):
+                row = guess_rows[g]
+                for t in range(n):
+                    codes[t] = rule(row, cand_rows[t])
+                sum_sq[g], entropy[g] = _summarise(codes, counts)
+
+    @njit(parallel=True, cache=True)
+    def _score_table_kernel(table, guesses, cands, n_codes, workers, sum_sq, entropy):
+        n = cands.shape[0]
+        for w in prange(workers):
+            counts = np.zeros(n_codes, np.int64)
+            codes = np.empty(n, np.int64)
+            for i in range(w, guesses.shape[0], workers):
+                row = table[guesses[i]]
+                for t in range(n):
+                    codes[t] = row[cands[t]]
+                sum_sq[i], entropy[i] = _summarise(codes, counts)
 
 
 @lru_cache(maxsize=None)
@@ -127,14 +135,14 @@ def partition_scores(game: Game, guesses, candidates, table: np.ndarray | None =
     if table is not None:
         c = _indices(candidates, table.shape[1], "candidates")
         if HAVE_NUMBA:
-            _score_table_kernel(table, g, c, game.n_codes, sum_sq, entropy)
+            _score_table_kernel(table, g, c, game.n_codes, get_num_threads(), sum_sq, entropy)
             return sum_sq, entropy
         codes = table[np.ix_(g, c)]
     else:
         c = _indices(candidates, game.n_guesses, "candidates")
         if HAVE_NUMBA:
             _score_rule_kernel(jit_rule(game.rule), np.ascontiguousarray(game.rows[g]),
-                               np.ascontiguousarray(game.rows[c]), game.n_codes, sum_sq, entropy)
+                               np.ascontiguousarray(game.rows[c]), game.n_codes, get_num_threads(), sum_sq, entropy)
             return sum_sq, entropy
         codes = feedback_table(game, g, c)
     for i, row in enumerate(codes):

@@ -7,7 +7,9 @@ remain. Words are case-insensitive on input and upper case on output.
 Hard mode: every green stays in place, and each revealed letter is reused at least as many times as
 it was marked G or Y in an earlier guess.
 
-Encoded row (what `rule` reads): ``[letters 0-25..., bit mask of the letters, 1 if a letter repeats]``.
+Encoded row (what `rule` reads): ``[letters 0-25..., letters 0-4 packed, letters 5-9 packed]``: the two
+last columns hold the letters again, 6 bits apart (``sum(letter_j << 6*j)``, five per column), so the
+rule compares a letter with every position at once; words longer than 10 letters leave them 0.
 Feedback code: ``sum(mark_i * 3**i)`` with R=0, Y=1, G=2, position 0 least significant.
 """
 from __future__ import annotations
@@ -28,41 +30,48 @@ MARKS = "RYG"
 
 @lru_cache(maxsize=None)
 def make_rule(length: int):
-    """Return the rule for words of `length` letters (a closure: Numba compiles `length` as a constant)."""
+    """Return the rule for words of `length` letters (a closure: Numba compiles `length` as a constant).
+
+    The rule is branch-free so that Numba inlines it into the table kernels. Position sets are bit
+    masks: up to 10 letters, bit ``6*j + 5`` stands for position j and the packed columns give every
+    position holding a letter with one subtraction (each 6-bit field of ``high - (a ^ b)`` keeps its
+    top bit exactly when the two letters are equal); longer words use bit j and compare one by one.
+    """
+    packed = length <= 10
+    shift, top = (6, 5) if packed else (1, 0)  # bit of position j: shift * j + top
+    ones = sum(1 << (6 * j) for j in range(length)) if packed else 0  # 1 in every field
+    high = ones << 5 if packed else (1 << length) - 1  # the bits of all positions
 
     def rule(guess: np.ndarray, answer: np.ndarray) -> int:
         """Return the feedback code of one guess row against one answer row."""
+        if packed:
+            theirs = int(answer[length])
+            mine = int(guess[length])
+            if length > 5:
+                theirs |= int(answer[length + 1]) << 30
+                mine |= int(guess[length + 1]) << 30
+            greens = (high - (theirs ^ mine)) & high
+        else:
+            greens = 0
+            for j in range(length):
+                if guess[j] == answer[j]:
+                    greens |= 1 << j
+        unused = high ^ greens  # answer positions not yet matched
         code = 0
         weight = 1
-        if guess[length + 1] == 0:
-            # Fast path, guess without repeated letters: a non-green letter is yellow iff the
-            # answer has it anywhere (that answer position cannot be green: the letter is used once).
-            mask = answer[length]
-            for i in range(length):
-                c = guess[i]
-                if c == answer[i]:
-                    code += 2 * weight
-                elif (mask >> c) & 1:
-                    code += weight
-                weight *= 3
-            return code
-        mask = answer[length]
         for i in range(length):
-            c = guess[i]
-            if c == answer[i]:
-                code += 2 * weight
-            elif (mask >> c) & 1:
-                # Yellow iff fewer earlier non-green copies of c than unmatched copies in the answer.
-                unmatched = 0
+            green = (greens >> (shift * i + top)) & 1
+            if packed:
+                same = (high - (theirs ^ int(guess[i]) * ones)) & high
+            else:
+                same = 0
                 for j in range(length):
-                    if answer[j] == c and guess[j] != c:
-                        unmatched += 1
-                earlier = 0
-                for j in range(i):
-                    if guess[j] == c and answer[j] != c:
-                        earlier += 1
-                if earlier < unmatched:
-                    code += weight
+                    if answer[j] == guess[i]:
+                        same |= 1 << j
+            # A non-green letter is yellow iff an unused answer position holds it; it uses the first.
+            found = same & unused & (green - 1)
+            unused ^= found & -found
+            code += weight * (2 * green + (found != 0))
             weight *= 3
         return code
 
@@ -70,12 +79,13 @@ def make_rule(length: int):
 
 
 def encode_word(word: str) -> list[int]:
-    """Return the encoded row of an upper-case word."""
+    """Return the encoded row of an upper-case word (see the module docstring)."""
     letters = [ord(ch) - ord("A") for ch in word]
-    mask = 0
-    for letter in letters:
-        mask |= 1 << letter
-    return letters + [mask, int(len(set(letters)) < len(letters))]
+    packed = [0, 0]
+    if len(letters) <= 10:
+        for j, letter in enumerate(letters):
+            packed[j // 5] |= letter << (6 * (j % 5))
+    return letters + packed
 
 
 def marks_to_code(marks: str, length: int = 5) -> int:

@@ -14,7 +14,6 @@ arguments, 1 for anything else (files, lists, input), 130 when interrupted.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -32,6 +31,7 @@ from solver.wordle_game import (
     WordleError,
     load_state,
     normalise_word,
+    parse_json_object,
     play,
     random_answers,
 )
@@ -105,12 +105,7 @@ def load_config(path: str) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise WordleError(f"cannot read config file {path}: {getattr(err, 'strerror', None) or err}") from None
-    try:
-        data = json.loads(text)
-    except ValueError as err:
-        raise WordleError(f"config file {path} is not valid JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise WordleError(f"config file {path}: expected a JSON object")
+    data = parse_json_object(text, f"config file {path}")
     config = {}
     for key, value in data.items():
         kind = CONFIG_TYPES.get(key)

@@ -153,17 +153,23 @@ class State:
         return json.dumps({"total_rounds": self.total_rounds, "games": self.games}, indent=2) + "\n"
 
 
-def parse_state(text: str, name: str = "state file") -> State:
-    """Return the State in JSON `text`; WordleError if it is not JSON of the state file's shape.
-
-    Every key is optional; the words are not checked. A missing total_rounds counts the games.
-    """
+def parse_json_object(text: str, name: str) -> dict:
+    """Return the JSON object in `text`; WordleError naming `name` if it is not valid JSON or not an object."""
     try:
         data = json.loads(text)
     except ValueError as err:
         raise WordleError(f"{name} is not valid JSON: {err}") from None
     if not isinstance(data, dict):
         raise WordleError(f"{name}: expected a JSON object")
+    return data
+
+
+def parse_state(text: str, name: str = "state file") -> State:
+    """Return the State in JSON `text`; WordleError if it is not JSON of the state file's shape.
+
+    Every key is optional; the words are not checked. A missing total_rounds counts the games.
+    """
+    data = parse_json_object(text, name)
     games = data.get("games", [])
     if not isinstance(games, list):
         raise WordleError(f'{name}: "games" must be a list')

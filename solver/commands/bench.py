@@ -109,12 +109,16 @@ class Opener:
 
 
 def openers(game: Game, top: int) -> list[Opener]:
-    """Return the `top` openers by expected remaining candidates, sorted by total guesses."""
+    """Return the `top` openers by expected remaining candidates (plus the tree's own opener),
+    sorted by total guesses."""
     if top < 1:
         raise ValueError(f"--top must be at least 1, got {top}")
     solver = get_solver(game)
     tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
-    ranked = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64)).top(top)
+    scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64))
+    ranked = scores.top(top)
+    if tree_opener is not None and tree_opener not in [s.row for s in ranked]:
+        ranked += [s for s in scores.top(game.n_guesses) if s.row == tree_opener]  # for comparison
     out = [Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener) for s in ranked]
     return sorted(out, key=lambda o: (o.result.total, o.expected))
 

@@ -178,6 +178,11 @@ def check_allowed(game: Game, history: Sequence[tuple[int, int]], row: int) -> N
     raise ValueError(f"hard mode forbids {game.labels[row]}: {reason}")
 
 
+def label_list(game: Game, labels: Sequence[str]) -> str:
+    """Return guess texts joined for display: ", " between multi-token guesses, else spaces."""
+    return (", " if game.name in MULTI_TOKEN else " ").join(labels)
+
+
 def history_text(game: Game, history: Sequence[tuple[int, int]]) -> str:
     """Return a history as "GUESS=FEEDBACK, ..." ("(none)" when empty)."""
     return ", ".join(f"{game.labels[g]}={show_feedback(game, c)}" for g, c in history) or "(none)"

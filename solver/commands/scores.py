@@ -85,3 +85,16 @@ def hint(game: Game, steps, top: int) -> Hint:
     state = replay(get_solver(game), steps)
     scores = Scores.compute(game, state.candidate_positions, state.history)
     return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"))
+
+
+def report(game: Game, result: Hint, show: int = 0) -> list[str]:
+    """Return the lines of a hint: the candidates (at most `show`, 0: all) and both rankings."""
+    from solver.commands.formats import label_list
+
+    shown = result.candidates[:show] if show else result.candidates
+    more = f" (first {len(shown)})" if len(shown) < len(result.candidates) else ""
+    lines = [f"{len(result.candidates)} possible answers{more}:"]
+    lines += [label_list(game, shown[i:i + 10]) for i in range(0, len(shown), 10)]
+    lines += ["", "Best guesses by expected remaining candidates:", *table(result.by_expected)]
+    lines += ["", "Best guesses by entropy (bits):", *table(result.by_entropy)]
+    return lines

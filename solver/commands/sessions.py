@@ -10,8 +10,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from solver.commands.formats import check_allowed, parse_feedback, parse_guess, parse_step, show_feedback
-from solver.commands.walk import start_state
+from solver.commands.formats import check_allowed, label_list, parse_feedback, parse_guess, parse_step, show_feedback
+from solver.commands.walk import feedback_codes, start_state
 from solver.engine import get_solver
 from solver.game import Game
 
@@ -42,7 +42,8 @@ class SolveSession:
 
     def candidates(self) -> list[str]:
         names = self.state.candidates
-        return [f"{len(names)} candidates: " + " ".join(names[:LIST_LIMIT]) + (" ..." if len(names) > LIST_LIMIT else "")]
+        more = " ..." if len(names) > LIST_LIMIT else ""
+        return [f"{len(names)} candidates: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
 
     def handle(self, line: str) -> list[str]:
         game = self.game
@@ -69,12 +70,7 @@ def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarra
 
     Ties go to a feedback other than the win, then to the lowest code.
     """
-    if rows.size <= 64:
-        codes = np.array([game.code(row, t) for t in rows.tolist()], dtype=np.int64)
-    else:
-        from solver import kernels
-
-        codes = kernels.feedback_table(game, [row], rows)[0].astype(np.int64)
+    codes = feedback_codes(game, row, rows)
     counts = np.bincount(codes, minlength=game.n_codes) * 2
     counts[game.win_code] -= 1  # a win only when nothing else is left
     code = int(np.argmax(counts))
@@ -126,6 +122,8 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
         prompt(session.prompt())
         line = next(lines, None)
         if line is None:
+            if echo_input:
+                say("")
             warn("input ended before the game was over")
             return EOF_AFTER_ERROR if rejected else EOF
         line = line.strip()

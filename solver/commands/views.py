@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from solver.commands.formats import history_text, show_feedback
+from solver.commands.formats import history_text, label_list, show_feedback
 from solver.commands.walk import Nodes, replay, walk
 from solver.engine import Solver, State
 
@@ -41,20 +41,19 @@ def summary(view: View, show: int) -> list[str]:
     """Return the lines describing the node: source, guess, candidates (at most `show`), guesses."""
     game, nodes, node = view.solver.game, view.nodes, view.node
     lines = [f"{game.key} after {history_text(game, view.state.history)}"]
+    if view.state.history and view.state.history[-1][1] == game.win_code:
+        return lines + [f"already solved: the answer is {game.labels[view.state.history[-1][0]]}"]
     if view.solver.tree is None:
         lines.append("no precomputed tree for this game: computed live")
     elif view.live:
         lines.append("this history leaves the precomputed tree: computed live")
     else:
         lines.append(f"tree node {node} at depth {int(nodes.depth[node])}")
-    if view.state.history and view.state.history[-1][1] == game.win_code:
-        lines.append(f"already solved: the answer is {game.labels[view.state.history[-1][0]]}")
-        return lines
     remaining = int(nodes.remaining[node])
     lines.append(f"guess to play: {view.label}")
     shown = view.state.candidates[:show] if show else view.state.candidates
     more = f" (first {len(shown)})" if len(shown) < remaining else ""
-    lines.append(f"candidates: {remaining}{more}: {' '.join(shown)}" if shown else f"candidates: {remaining}")
+    lines.append(f"candidates: {remaining}{more}: {label_list(game, shown)}" if shown else f"candidates: {remaining}")
     lines.append(f"guesses from here, this one included: {nodes.expected(node):.3f} expected, "
                  f"{nodes.worst(node)} at worst")
     return lines

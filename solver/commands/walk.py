@@ -16,7 +16,7 @@ import numpy as np
 from solver.engine import Solver, State, Tree
 from solver.game import Game
 
-FILTER_IN_PYTHON = 64  # below this many targets the rule is called from Python (no kernel call)
+PYTHON_RULE_LIMIT = 256  # up to this many targets the rule runs in Python: no Numba load for small splits
 
 
 @dataclass
@@ -100,8 +100,9 @@ def replay(solver: Solver, steps: Sequence[tuple[int, int]]) -> State:
     return state
 
 
-def _codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
-    if targets.size <= FILTER_IN_PYTHON:
+def feedback_codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
+    """Return the feedback codes (int64) of guess row `row` against target rows `targets`."""
+    if targets.size <= PYTHON_RULE_LIMIT:
         return np.array([game.code(row, t) for t in targets.tolist()], dtype=np.int64)
     from solver import kernels
 
@@ -110,27 +111,59 @@ def _codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
 
 def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first: int | None = None) -> Nodes:
     """Return the nodes visited when every target (guess rows; default: the state's candidates)
-    is played from `state` by the solver's strategy; `first` forces the first guess."""
+    is played from `state` by the solver's strategy; `first` forces the first guess.
+
+    The guesses are the solver's: its tree while the history follows it, else the live greedy
+    rule (`strategy.choose`, as `Solver.guess_row`). Candidates are split at each node by the
+    feedback of its guess instead of being filtered again from the whole history.
+    """
+    from solver import strategy
+
     started = time.perf_counter()
-    game = solver.game
-    if targets is None:
-        targets = game.target_index[state.candidate_positions]
+    game, tree = solver.game, solver.tree
+    positions = state.candidate_positions
+    rows = game.target_index[positions]
+    playing = np.ones(rows.size, dtype=bool) if targets is None else np.isin(rows, targets)
     columns: dict[str, list[int]] = {k: [] for k in ("parent", "code", "depth", "guess", "remaining", "subtree")}
 
-    def visit(current: State, group: np.ndarray, parent: int, code: int, forced: int | None) -> int:
-        row = solver.guess_row(current) if forced is None else forced
-        node = len(columns["parent"])
-        for key, value in zip(columns, (parent, code, len(current.history), row, group.size, 0)):
+    def visit(history, node, positions, playing, parent: int, code: int, forced: int | None) -> int:
+        if forced is not None:
+            row = forced
+        elif node is not None:
+            row = int(tree.guess[node])
+        else:
+            row = strategy.choose(game, positions, history)[0]
+        me = len(columns["parent"])
+        count = int(playing.sum())
+        for key, value in zip(columns, (parent, code, len(history), row, count, 0)):
             columns[key].append(value)
-        total = group.size
-        codes = _codes(game, row, group)
-        for value in np.unique(codes).tolist():
-            if value != game.win_code:
-                child = visit(solver.advance(current, row, value), group[codes == value], node, value, None)
-                total += columns["subtree"][child]
-        columns["subtree"][node] = total
-        return node
+        codes = feedback_codes(game, row, game.target_index[positions])
+        total = count
+        on_tree = node is not None and row == tree.guess[node]
+        for value in np.unique(codes[playing]).tolist():
+            if value == game.win_code:
+                continue
+            keep = codes == value
+            child = visit(history + ((row, value),), tree.child(node, value) if on_tree else None,
+                          positions[keep], playing[keep], me, value, None)
+            total += columns["subtree"][child]
+        columns["subtree"][me] = total
+        return me
 
-    visit(state, np.asarray(targets, dtype=np.int64), -1, -1, first)
+    node = state.node if tree is not None else None
+    visit(state.history, node, positions, playing, -1, -1, first)
     arrays = {k: np.array(v, dtype=np.int64) for k, v in columns.items()}
     return Nodes(**arrays, seconds=time.perf_counter() - started)
+
+
+def play(solver: Solver, answer: int, limit: int = 100) -> list[tuple[int, int]]:
+    """Return the (guess row, code) steps the solver plays against target row `answer`."""
+    game, state, steps = solver.game, start_state(solver), []
+    while len(steps) < limit:
+        row = solver.guess_row(state)
+        code = game.code(row, answer)
+        steps.append((row, code))
+        if code == game.win_code:
+            return steps
+        state = solver.advance(state, row, code)
+    raise ValueError(f"no win within {limit} guesses against {game.labels[answer]}")

@@ -1,0 +1,4 @@
+"""`python -m solver`: the `deduce` command line."""
+from solver.cli import app
+
+app(prog_name="deduce")

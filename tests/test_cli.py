@@ -1,0 +1,371 @@
+"""The `deduce` command line through typer's CliRunner: every command, and every error ending as
+one line on stderr with exit status 2. Small games only (mastermind, bulls, battleship, cards n2;
+wordle where a command is about it, on small word lists when the full ones are not needed)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from solver import mastermind
+from solver.cli import app
+from solver.commands.formats import parse_guess, select_game, show_feedback
+from solver.commands.sessions import hider_answer
+from solver.commands.walk import play as play_steps
+from solver.engine import get_solver
+from solver.games import get_game
+from solver.wordlists import builtin_answers, builtin_guesses
+
+runner = CliRunner()
+
+
+def invoke(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def ok(*args: str, input: str | None = None) -> str:
+    result = invoke(*args, input=input)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result.stdout
+
+
+def assert_error(result, fragment: str, status: int = 2) -> None:
+    """The command failed with one line on stderr naming the problem, and no traceback."""
+    assert result.exit_code == status, (result.stdout, result.stderr, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def small_lists(tmp_path_factory):
+    """Wordle word lists small enough to compute live in well under a second: (answers, guesses)."""
+    folder = tmp_path_factory.mktemp("lists")
+    answers = builtin_answers()[::150]
+    guesses = sorted(set(builtin_guesses()[::40]) | set(answers))
+    (folder / "answers.txt").write_text("\n".join(w.lower() for w in answers) + "\n")
+    (folder / "guesses.txt").write_text("\n".join(guesses) + "\n")
+    return folder / "answers.txt", folder / "guesses.txt"
+
+
+# -- help -------------------------------------------------------------------------------------
+def test_help_lists_every_command():
+    out = ok("--help")
+    for command in ("tree", "play", "solve", "bench", "openers", "hint", "hide", "tables"):
+        assert command in out
+    assert "GYRRR" in out and "A1-A3-H1" in out
+
+
+@pytest.mark.parametrize("command", ["tree", "play", "solve", "bench", "openers", "hint", "hide", "tables"])
+def test_command_help(command):
+    assert "Usage" in ok(command, "--help")
+
+
+def test_help_imports_neither_numba_nor_pyarrow():
+    code = ("import sys; from typer.testing import CliRunner; from solver.cli import app; "
+            "codes = [CliRunner().invoke(app, a).exit_code for a in (['--help'], ['tree', '--help'], ['hint', '--help'])]; "
+            "print(codes, 'numba' in sys.modules, 'pyarrow' in sys.modules, 'matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[0, 0, 0] False False False"
+
+
+def test_python_dash_m_runs_the_app():
+    done = subprocess.run([sys.executable, "-m", "solver", "play", "bulls", "0123"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "You got it in 1 guess!"
+
+
+def test_usage_errors_are_one_line():
+    assert_error(invoke("play"), "Missing argument 'GAME'")
+    assert_error(invoke("play", "mastermind"), "Missing argument 'ANSWER'")
+    assert_error(invoke("tree", "mastermind", "--depth", "x"), "--depth")
+    assert_error(invoke("bench", "mastermind", "--sample", "0"), "--sample")
+    assert_error(invoke("nosuchcommand"), "nosuchcommand")
+
+
+# -- play -------------------------------------------------------------------------------------
+def test_play_prints_the_specification_transcript():
+    out = ok("play", "mastermind", "1234").splitlines()
+    guesses = [line.split(": ")[1] for line in out if line.startswith("Your guess #")]
+    answers = [line.split(": ")[1] for line in out if line.startswith("My answer: ")]
+    assert len(guesses) == len(answers) and out[-1] == f"You got it in {len(guesses)} guesses!"
+    assert out[0] == f"Your guess #1: {guesses[0]}" and guesses[-1] == "1234"
+    assert answers == ["({},{})".format(*mastermind.feedback("1234", g)) for g in guesses]
+
+
+def test_play_battleship_answer_in_any_token_form():
+    split = ok("play", "battleship", "H1", "A1", "A3")
+    assert split == ok("play", "battleship", "a1-a3-h1") == ok("play", "battleship", "A1 A3 H1")
+    assert split.splitlines()[0] == "Your guess #1: A1 A3 H1" and split.splitlines()[1] == "My answer: (3,0,0)"
+
+
+def test_play_cards_infers_the_number_of_cards():
+    out = ok("play", "cards", "2C", "AS").splitlines()
+    assert out[-2] == "My answer: (2,0,2,0,2)"
+    assert out[-3] == f"Your guess #{len(out) // 2}: 2C AS"
+
+
+def test_play_wordle_and_hard_mode():
+    out = ok("play", "wordle", "crane").splitlines()
+    assert out[-3].endswith("CRANE") and out[-2] == "My answer: GGGGG"
+    hard = ok("play", "wordle", "CRANE", "--hard").splitlines()
+    assert hard[-2] == "My answer: GGGGG"
+
+
+def test_play_wordle_on_own_lists(small_lists):
+    answers, guesses = small_lists
+    word = answers.read_text().split()[3]
+    out = ok("play", "wordle", word, "--answers", str(answers), "--guesses", str(guesses)).splitlines()
+    assert out[-3].endswith(word.upper())
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["chess", "1"], "unknown game 'chess'"),
+    (["cards", "2C", "XX"], "not a card"),
+    (["cards", "2C", "2C"], "duplicate card: 2C"),
+    (["cards", "--variant", "n3", "2C", "AS"], "expected 3 cards, got 2"),
+    (["cards", "2C", "3C", "4C", "5C", "6C"], "expected 1 to 4 cards, got 5"),
+    (["cards", "--variant", "n9", "2C"], "unknown variant 'n9'"),
+    (["battleship", "A1", "A3", "Z9"], "not a location"),
+    (["battleship", "A1", "A3"], "expected 3 locations, got 2"),
+    (["battleship", "A1", "A1", "B2"], "duplicate location: A1"),
+    (["wordle", "CRAN"], "not a 5-letter word"),
+    (["wordle", "ZZZZZ"], "not in the acceptable word list"),
+    (["wordle", "AAHED"], "not a possible answer"),
+    (["wordle", "CRANE", "--variant", "normal", "--hard"], "--hard contradicts"),
+    (["wordle", "CRANE", "--answers", "/nonexistent/list.txt"], "cannot read word list"),
+    (["mastermind", "7777"], "not a code of 4 colours"),
+    (["mastermind", "1122", "3"], "one word"),
+    (["mastermind", "1122", "--hard"], "wordle only"),
+    (["bulls", "1123"], "repeats a digit"),
+])
+def test_play_errors(args, fragment):
+    assert_error(invoke("play", *args), fragment)
+
+
+# -- tree -------------------------------------------------------------------------------------
+def test_tree_root_summary_matches_the_metadata():
+    tree = get_solver(get_game("mastermind")).tree
+    out = ok("tree", "mastermind", "-c", "3").splitlines()
+    total, targets = int(tree.metadata["total_guesses"]), int(tree.metadata["targets"])
+    assert "tree node 0 at depth 0" in out
+    assert f"guess to play: {get_game('mastermind').labels[tree.guess[0]]}" in out
+    assert "candidates: 1296 (first 3): 1111 1112 1113" in out
+    assert out[-1] == (f"guesses from here, this one included: {total / targets:.3f} expected, "
+                       f"{tree.metadata['max_guesses']} at worst")
+
+
+def test_tree_path_depth_and_dot(tmp_path):
+    game = get_game("battleship")
+    first = game.labels[get_solver(game).tree.guess[0]].replace(" ", "-")
+    out = ok("tree", "battleship", "--path", f"{first}=0,1,0", "--depth", "1", "--dot", str(tmp_path / "t.dot"))
+    assert "tree node" in out and "expected" in out
+    children = [line for line in out.splitlines() if line.startswith("  (")]
+    assert children and all(" -> " in line for line in children)
+    dot = (tmp_path / "t.dot").read_text()
+    assert dot.startswith("digraph") and dot.count(" -> ") == len(children)
+
+
+def test_tree_off_the_tree_is_computed_live():
+    tree_first = get_game("mastermind").labels[get_solver(get_game("mastermind")).tree.guess[0]]
+    other = "1234" if tree_first != "1234" else "1122"
+    feedback = show_feedback(get_game("mastermind"), get_game("mastermind").code(
+        parse_guess(get_game("mastermind"), other), parse_guess(get_game("mastermind"), "5566")))
+    out = ok("tree", "mastermind", "-p", f"{other}={feedback}", "-d", "1")
+    assert "leaves the precomputed tree: computed live" in out and "guess to play" in out
+
+
+def test_tree_without_artifact_says_so(small_lists):
+    answers, guesses = small_lists
+    out = ok("tree", "wordle", "--answers", str(answers), "--guesses", str(guesses))
+    assert "no precomputed tree" in out and "guess to play" in out
+
+
+@pytest.mark.parametrize("path, fragment", [
+    ("1122", "expected GUESS=FEEDBACK"),
+    ("1122=1,2,3", "feedback must be 2 integers"),
+    ("1122=x", "feedback must be integers"),
+    ("1122=3,1", "no mastermind target gives"),
+    ("1122=4,0,1123=1,1", "comes after a win"),
+    ("9122=1,1", "not a code"),
+])
+def test_tree_errors(path, fragment):
+    assert_error(invoke("tree", "mastermind", "--path", path), fragment)
+
+
+def test_tree_wordle_marks_errors():
+    assert_error(invoke("tree", "wordle", "-p", "CRANE=GYR"), "marks must be 5 letters")
+
+
+# -- solve ------------------------------------------------------------------------------------
+def _feedback_lines(secret: str) -> list[str]:
+    game = get_game("mastermind")
+    steps = play_steps(get_solver(game), parse_guess(game, secret))
+    return ["{},{}".format(*game.decode(code)) for _, code in steps]
+
+
+def test_solve_follows_the_tree_to_the_answer():
+    lines = _feedback_lines("3456")
+    out = ok("solve", "mastermind", input="\n".join(lines) + "\n")
+    assert "Guess #1:" in out and "candidates remain." in out
+    assert "the answer is 3456" in out or "Solved in" in out
+
+
+def test_solve_retries_after_a_typo_and_lists_candidates():
+    lines = _feedback_lines("3456")
+    result = invoke("solve", "mastermind", input="\n".join(["xx", "9,9", lines[0], "list"] + lines[1:]) + "\n")
+    assert result.exit_code == 0
+    assert "feedback must be integers" in result.stderr and "values must lie in 0..4" in result.stderr
+    assert "(try again)" in result.stderr and " candidates: " in result.stdout
+
+
+def test_solve_records_another_guess_and_goes_live():
+    game = get_game("mastermind")
+    steps = [f"{g}={show_feedback(game, game.code(game.index_of(g), game.index_of('3456')))}"
+             for g in ("1122", "3344", "3456")]
+    out = ok("solve", "mastermind", input="\n".join(steps) + "\n")
+    assert "leaves the precomputed tree" in out and "Solved in 3 guesses!" in out
+
+
+def test_solve_rejects_impossible_feedback_then_quits():
+    result = invoke("solve", "mastermind", input="3,1\nquit\n")
+    assert result.exit_code == 0 and "no mastermind target gives" in result.stderr
+
+
+def test_solve_end_of_input():
+    assert invoke("solve", "bulls", input="0,1\n").exit_code == 1
+    result = invoke("solve", "bulls", input="0,1\n7\n")
+    assert result.exit_code == 2 and "input ended" in result.stderr
+
+
+def test_solve_wordle_hard_mode_rejects_a_forbidden_guess():
+    result = invoke("solve", "wordle", "--hard", input="CRANE=GRRRR\nSLOTH=RRRRR\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "hard mode forbids SLOTH: letter 1 must be C" in result.stderr
+
+
+def test_solve_unknown_game():
+    assert_error(invoke("solve", "chess"), "unknown game")
+
+
+# -- hide -------------------------------------------------------------------------------------
+def test_hide_never_commits_until_cornered():
+    game = get_game("mastermind")
+    rows, guesses = game.target_index.copy(), []
+    while True:  # the test guesses the first candidate left; the hider must keep the biggest class
+        guess = int(rows[0])
+        guesses.append(game.labels[guess])
+        code, rows = hider_answer(game, guess, rows)
+        if code == game.win_code:
+            break
+    result = invoke("hide", "mastermind", input="\n".join(["7777"] + guesses) + "\n")
+    assert result.exit_code == 0 and "not a code" in result.stderr
+    out = result.stdout
+    assert "My answer: (0,0)" in out
+    assert out.strip().endswith(f"You got it in {len(guesses)} guess{'es' if len(guesses) > 1 else ''}!")
+
+
+def test_hide_answers_the_biggest_class():
+    game = get_game("bulls")
+    out = ok("hide", "bulls", input="0123\nlist\nquit\n")
+    code, kept = hider_answer(game, game.index_of("0123"), game.target_index)
+    assert f"My answer: {show_feedback(game, code)}" in out and f"{kept.size} candidates remain." in out
+    assert kept.size == max(sum(1 for t in game.target_index if game.code(game.index_of("0123"), t) == c)
+                            for c in range(game.n_codes))
+
+
+# -- bench and openers ------------------------------------------------------------------------
+def test_bench_every_target_matches_the_tree(tmp_path):
+    tree = get_solver(get_game("mastermind")).tree
+    out = ok("bench", "mastermind", "--plot", str(tmp_path / "h.png")).splitlines()
+    assert out[0].startswith("mastermind-default: 1296 targets")
+    assert f"total {tree.metadata['total_guesses']}," in out[-2] and "wall time" in out[-2]
+    assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_sample():
+    out = ok("bench", "bulls", "--sample", "20", "--seed", "1")
+    assert "bulls-default: 20 targets" in out and "mean" in out and "#" in out
+    assert "cards-n2: 10 targets" in ok("bench", "cards", "-s", "10")
+
+
+def test_bench_live_equals_playing_each_target(small_lists):
+    answers, guesses = small_lists
+    out = ok("bench", "wordle", "--answers", str(answers), "--guesses", str(guesses))
+    game = select_game("wordle", answers=answers, guesses=guesses)
+    total = sum(len(play_steps(get_solver(game), int(t))) for t in game.target_index)
+    assert "live computation" in out and f"total {total}," in out
+
+
+def test_bench_errors(tmp_path):
+    assert_error(invoke("bench", "chess"), "unknown game")
+    assert_error(invoke("bench", "bulls", "-s", "3", "--plot", str(tmp_path / "missing" / "h.png")), "No such file")
+
+
+def test_openers_on_a_small_game():
+    out = ok("openers", "mastermind", "--top", "2").splitlines()
+    assert out[0].split()[:3] == ["rank", "opener", "expected"]
+    assert len(out) in (3, 4) and any(line.endswith("(tree)") for line in out)
+    tree_total = get_solver(get_game("mastermind")).tree.metadata["total_guesses"]
+    assert any(line.split()[4] == tree_total for line in out[1:] if line.endswith("(tree)"))
+
+
+def test_openers_wordle_lists(small_lists):
+    answers, guesses = small_lists
+    out = ok("openers", "wordle", "-k", "2", "--answers", str(answers), "--guesses", str(guesses))
+    assert len(out.splitlines()) == 3
+    assert_error(invoke("openers", "chess"), "unknown game")
+
+
+# -- hint -------------------------------------------------------------------------------------
+def test_hint_wordle_issue_example():
+    out = ok("hint", "wordle", "CRANE=RYRGR", "--top", "3")
+    assert "BURNT" in out and "ROUND" in out and "RHINO" in out
+    assert "Best guesses by expected remaining candidates:" in out and "Best guesses by entropy" in out
+    assert out.count("expected left") == 2
+
+
+def test_hint_ranks_by_both_figures():
+    game = get_game("mastermind")
+    out = ok("hint", "mastermind", "1122=1,0", "-k", "1", "-c", "5").splitlines()
+    count = sum(1 for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0)))
+    assert out[0] == f"{count} possible answers (first 5):"
+    best = out[out.index("Best guesses by expected remaining candidates:") + 2].split()
+    guess = game.index_of(best[1])
+    cands = [t for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0))]
+    sizes: dict[int, int] = {}
+    for t in cands:
+        sizes[game.code(guess, t)] = sizes.get(game.code(guess, t), 0) + 1
+    assert float(best[2]) == pytest.approx(sum(s * s for s in sizes.values()) / count, abs=1e-3)
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["wordle", "CRANE"], "expected GUESS=FEEDBACK"),
+    (["wordle", "CRANE=GYRRRR"], "marks must be 5 letters"),
+    (["wordle", "CRANE=GGGGG", "SLATE=RRRRR"], "comes after a win"),
+    (["wordle", "--hard", "CRANE=GRRRR", "SLOTH=RRRRR"], "hard mode forbids SLOTH"),
+    (["wordle", "QQQQQ=RRRRR"], "not in the acceptable word list"),
+    (["mastermind", "1122=4,1"], "no mastermind target gives"),
+    (["mastermind", "1122=1"], "mastermind feedback must be 2 integers"),
+    (["mastermind", "1122=1,0", "--hard"], "wordle only"),
+])
+def test_hint_errors(args, fragment):
+    assert_error(invoke("hint", *args), fragment)
+
+
+# -- tables -----------------------------------------------------------------------------------
+def test_tables_calls_the_pipeline(monkeypatch):
+    import pipeline.build
+
+    calls = []
+    monkeypatch.setattr(pipeline.build, "build_all", lambda games, jobs, force: calls.append((games, jobs, force)))
+    ok("tables", "mastermind", "bulls", "--jobs", "3", "--force")
+    ok("tables")
+    assert calls == [(["mastermind", "bulls"], 3, True), (None, 2, False)]
+
+
+def test_tables_unknown_game():
+    assert_error(invoke("tables", "chess"), "unknown game 'chess'")
