@@ -92,17 +92,18 @@ class Builder:
 
     def pool(self, candidates: np.ndarray, history) -> np.ndarray:
         """Return the guess rows scored at a node (see `Options.pool_sample`)."""
-        allowed = strategy.allowed_guesses(self.game, history)
         sample = self.options.pool_sample
         if sample is None:
-            return allowed
+            return strategy.allowed_guesses(self.game, history)
         if not history and self.game.representatives is not None:
             return self.game.representatives()
-        own = self.game.target_index[candidates]
-        others = np.setdiff1d(allowed, own)
+        # Cheap fixed-seed sample (O(sample), no permutation of the whole guess list); duplicates
+        # and the node's own candidates are dropped, so a few less than `sample` may remain.
         rng = np.random.default_rng([20261130, len(history), int(candidates[0]), int(candidates.size)])
-        picked = rng.choice(others, size=min(sample, others.size), replace=False)
-        return np.union1d(own, picked)
+        picked = rng.integers(0, self.game.n_guesses, size=sample)
+        if self.game.allowed is not None:
+            picked = picked[self.game.allowed(self.game, history)[picked]]
+        return np.union1d(self.game.target_index[candidates], picked)
 
     def split(self, guess: int, candidates: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """Return (code, candidates) for each non-winning class of the guess, by code."""
@@ -119,6 +120,8 @@ class Builder:
         return nodes
 
     def _best_guess(self, candidates: np.ndarray, history) -> int:
+        if candidates.size <= 2:
+            return int(self.game.target_index[candidates[0]])
         pool = self.pool(candidates, history)
         guess, sum_sq = strategy.choose(self.game, candidates, history, self.table, pool)
         width = self.options.lookahead

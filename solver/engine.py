@@ -163,8 +163,10 @@ class Solver:
                 return State(self, history, child)
             log.info("%s: guess %s leaves the tree: computing live", self.game.key, self.game.labels[row])
         new = State(self, history, None)
-        if new.candidate_positions.size == 0:
+        positions = self.narrow(state.candidate_positions, row, code)
+        if positions.size == 0:
             self._inconsistent(state, row, code)
+        new.__dict__["candidate_positions"] = positions  # fills the cached property
         return new
 
     def _solved_state(self, state: State, history, row: int) -> State:
@@ -196,17 +198,21 @@ class Solver:
 
     def filter(self, history) -> np.ndarray:
         """Return the target positions consistent with every (guess row, code) of `history`."""
-        game = self.game
-        positions = np.arange(game.n_targets, dtype=np.int64)
+        positions = np.arange(self.game.n_targets, dtype=np.int64)
         for row, code in history:
-            if positions.size > 64:
-                from solver import kernels
-
-                codes = kernels.feedback_table(game, [row], game.target_index[positions])[0]
-            else:
-                codes = np.array([game.code(row, game.target_index[p]) for p in positions], dtype=np.int64)
-            positions = positions[codes == code]
+            positions = self.narrow(positions, row, code)
         return positions
+
+    def narrow(self, positions: np.ndarray, row: int, code: int) -> np.ndarray:
+        """Return the target positions among `positions` for which guess `row` gives `code`."""
+        game = self.game
+        if positions.size > 64:
+            from solver import kernels
+
+            codes = kernels.feedback_table(game, [row], game.target_index[positions])[0]
+        else:
+            codes = np.array([game.code(row, game.target_index[p]) for p in positions], dtype=np.int64)
+        return positions[codes == code]
 
 
 _SOLVERS: dict[int, Solver] = {}

@@ -62,8 +62,8 @@ def tokens(text: str) -> list[str]:
 
 def _size(game: Game) -> int:
     """Return the number of tokens (ships, cards) or characters (pegs, digits, letters) of a guess."""
-    width = game.rows.shape[1]
-    return {"battleship": width // 2, "cards": width // 3, "wordle": width - 2, "bulls": width - 1}.get(game.name, width)
+    first = game.labels[0]
+    return len(first.split()) if game.name in MULTI_TOKEN else len(first)
 
 
 def canonical(game: Game, parts: Sequence[str]) -> str:
