@@ -173,3 +173,15 @@ def test_hard_mode_rule():
     game = wordle.game(hard=True)
     mask = game.allowed(game, [(game.index_of("CRANE"), wordle.marks_to_code("RYRGR"))])
     assert all((wordle.hard_mode_allows(history, w) is None) == mask[i] for i, w in enumerate(game.labels))
+
+
+def test_suit_representatives_cover_each_orbit_once():
+    from itertools import permutations
+
+    game = cards.game(2)
+    reps = {game.labels[r] for r in cards.suit_representatives(2)}
+    assert len(reps) == 169  # 78 suited + 91 offsuit rank pairs
+    for label in game.labels:
+        orbit = {cards.label([cards.to_card(c[0] + p["CDHS".index(c[1])]) for c in label.split()])
+                 for p in permutations("CDHS")}
+        assert len(orbit & reps) == 1, label
