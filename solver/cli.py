@@ -116,6 +116,7 @@ def tree(
     solver, and the output says so. Example: `deduce tree battleship --path "A1-A3-H1=0,1,0" --depth 1`
     """
     from solver.commands.formats import parse_path
+    from solver import atomic
     from solver.commands.views import dot as to_dot, indented, locate, summary
     from solver.engine import get_solver
 
@@ -126,7 +127,7 @@ def tree(
         if depth:
             _say(indented(view, depth))
         if dot is not None:
-            dot.write_text(to_dot(view, 2 if depth is None else depth))
+            atomic.write_text(dot, to_dot(view, 2 if depth is None else depth))
             typer.echo(f"wrote {dot}")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver import atomic
 from solver.commands.scores import Scores
 from solver.commands.walk import start_state, walk
 from solver.engine import get_solver
@@ -92,7 +93,8 @@ def plot(result: Result, path: Path) -> None:
         axes.set_ylabel("targets")
         axes.set_title(f"{result.game.key}: mean {result.mean:.3f}, max {result.worst}")
         figure.tight_layout()
-        figure.savefig(path)
+        with atomic.replacing(path) as tmp:
+            figure.savefig(tmp, format=path.suffix.lstrip(".").lower() or "png")
     finally:
         plt.close(figure)
 
