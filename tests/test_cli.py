@@ -302,7 +302,9 @@ def test_bench_live_equals_playing_each_target(small_lists):
 
 def test_bench_errors(tmp_path):
     assert_error(invoke("bench", "chess"), "unknown game")
-    assert_error(invoke("bench", "bulls", "-s", "3", "--plot", str(tmp_path / "missing" / "h.png")), "No such file")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert_error(invoke("bench", "bulls", "-s", "3", "--plot", str(blocker / "h.png")), str(blocker))
 
 
 def test_openers_on_a_small_game():
