@@ -31,6 +31,9 @@ class Location(NamedTuple):
     col: int
     row: int
 
+    def __str__(self) -> str:
+        return from_location(self)
+
 
 def to_location(text: str) -> Location | None:
     """Return the Location of text like "A1" (column A-H, row 1-4), or None if it is not one."""

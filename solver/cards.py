@@ -44,6 +44,9 @@ class Card(NamedTuple):
         """Return the card's position in the deck order 2C..AC, 2D..AD, 2H..AH, 2S..AS."""
         return self.suit * len(RANKS) + self.rank
 
+    def __str__(self) -> str:
+        return from_card(self)
+
 
 def to_card(text: str) -> Card | None:
     """Return the Card of text like "TH" or "2C" (rank then suit), or None if it is not one."""
