@@ -2,7 +2,8 @@
 
 Import this module only on the compute path (pipeline, live fallback): it imports Numba, and the
 kernels compile on first call (``cache=True`` keeps the machine code on disk for later processes).
-Each kernel runs ``prange`` over guess rows and writes only its own rows of a preallocated output.
+Each kernel runs ``prange`` over guess rows (the score kernels over workers, each taking every
+``workers``-th guess) and writes only its own rows of a preallocated output.
 When Numba cannot be imported, the wrappers fall back to pure Python loops over the same rule
 (slow, but every answer is the same) and log why once.
 
