@@ -7,13 +7,14 @@ Code: ``bulls*(digits+1) + cows``.
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
 
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix
+from solver.symmetry import MAX_POSITIONS, canonical_guesses
 
 DIGITS = 4
 
@@ -57,10 +58,11 @@ def game(length: int = DIGITS) -> Game:
         raise ValueError(f"bulls and cows takes 1-10 digits, got {length}")
     codes = list(permutations(range(10), length))
     base = length + 1
+    rows = np.array([_row(c) for c in codes], dtype=np.int32)
     return Game(
         name="bulls",
         variant="default" if length == DIGITS else f"d{length}",
-        rows=np.array([_row(c) for c in codes], dtype=np.int32),
+        rows=rows,
         labels=tuple("".join(map(str, c)) for c in codes),
         target_index=np.arange(len(codes), dtype=np.int64),
         n_codes=base * base,
@@ -69,6 +71,8 @@ def game(length: int = DIGITS) -> Game:
         decode=lambda code: digits(code, base, 2),
         encode=lambda fb: mixed_radix(check_feedback(fb, 2, length, "bulls"), base),
         rules_source=inspect.getsource(make_rule) + f"n={length}",
+        # permuting positions and digits keeps the feedback (solver.symmetry)
+        canonical=partial(canonical_guesses, rows[:, :length].copy(), 10) if length <= MAX_POSITIONS else None,
     )
 
 

@@ -64,7 +64,7 @@ def domain_errors() -> Iterator[None]:
 GameName = Annotated[str, typer.Argument(metavar="GAME", show_default=False,
                                          help="battleship, cards, wordle, mastermind or bulls.")]
 Variant = Annotated[Optional[str], typer.Option(
-    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard.")]
+    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed).")]
 Hard = Annotated[bool, typer.Option("--hard", help="Wordle hard mode (the same as --variant hard).")]
 Answers = Annotated[Optional[Path], typer.Option(
     "--answers", metavar="FILE", show_default=False, help="Wordle: your answer list, one word a line.")]

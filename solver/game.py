@@ -43,6 +43,11 @@ class Game:
     # Optional: guess rows representing every guess up to a symmetry of the game (e.g. permuting
     # suits); scoring them suffices where all targets are still possible.
     representatives: Callable[[], np.ndarray] | None = None
+    # Optional: given the guess rows of a history (their feedback does not matter), the guess rows
+    # one per class of guesses equivalent under the game's symmetries that fix every guess of the
+    # history (sorted; see `solver.symmetry`); scoring them suffices at any node the history
+    # reaches. None: no symmetry known. Not part of the fingerprint.
+    canonical: Callable[[Sequence[int]], np.ndarray] | None = None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -13,15 +13,17 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
     "wordle": {
         "normal": lambda: _module("wordle").game(hard=False),
         "hard": lambda: _module("wordle").game(hard=True),
+        "answers-only": lambda: _module("wordle").game(answers_only=True),
     },
     "mastermind": {"default": lambda: _module("mastermind").game()},
     "bulls": {"default": lambda: _module("bulls").game()},
 }
 
 # Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
-# Wordle hard mode shares the normal table).
+# Wordle hard mode shares the normal table; answers-only is its own small 2315x2315 table).
 TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
-                  ("wordle", "normal"), ("mastermind", "default"), ("bulls", "default")]
+                  ("wordle", "normal"), ("wordle", "answers-only"), ("mastermind", "default"),
+                  ("bulls", "default")]
 
 
 class UnknownGameError(ValueError):

@@ -7,13 +7,14 @@ parameters of `game`. Encoded row: the peg colours 0-based. Code: ``black*(pegs+
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import product
 
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, mixed_radix
+from solver.symmetry import MAX_POSITIONS, canonical_guesses
 
 PEGS = 4
 COLOURS = 6
@@ -57,10 +58,11 @@ def game(pegs: int = PEGS, colours: int = COLOURS) -> Game:
         raise ValueError(f"mastermind takes 1-8 pegs and 1-9 colours, got {pegs} and {colours}")
     codes = list(product(range(colours), repeat=pegs))
     base = pegs + 1
+    rows = np.array(codes, dtype=np.int32).reshape(len(codes), pegs)
     return Game(
         name="mastermind",
         variant="default" if (pegs, colours) == (PEGS, COLOURS) else f"p{pegs}c{colours}",
-        rows=np.array(codes, dtype=np.int32).reshape(len(codes), pegs),
+        rows=rows,
         labels=tuple("".join(str(c + 1) for c in code) for code in codes),
         target_index=np.arange(len(codes), dtype=np.int64),
         n_codes=base * base,
@@ -69,6 +71,8 @@ def game(pegs: int = PEGS, colours: int = COLOURS) -> Game:
         decode=lambda code: digits(code, base, 2),
         encode=lambda fb: mixed_radix(check_feedback(fb, 2, pegs, "mastermind"), base),
         rules_source=inspect.getsource(make_rule) + f"pegs={pegs}",
+        # permuting pegs and colours keeps the feedback (solver.symmetry)
+        canonical=partial(canonical_guesses, rows, colours) if pegs <= MAX_POSITIONS else None,
     )
 
 

@@ -158,18 +158,25 @@ def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
 
 
 @lru_cache(maxsize=8)
-def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None) -> Game:
+def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None,
+         answers_only: bool = False) -> Game:
     """Return Wordle on the built-in lists, or on given upper-case sorted lists.
 
     With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
+    `answers_only` restricts the guesses to the built-in answers (variant "answers-only", 2315x2315,
+    for players who only guess possible answers); it takes neither `hard` nor word lists.
     """
+    if answers_only and (hard or answers is not None or guesses is not None):
+        raise ValueError("the answers-only variant takes neither hard mode nor word lists")
     builtin = answers is None and guesses is None
+    if answers_only:
+        guesses = builtin_answers()
     guesses = tuple(guesses) if guesses is not None else builtin_guesses()
     answers = tuple(answers) if answers is not None else (builtin_answers() if builtin else guesses)
     check_subset(answers, guesses)
     length = len(guesses[0])
     position = {word: i for i, word in enumerate(guesses)}
-    mode = "hard" if hard else "normal"
+    mode = "answers-only" if answers_only else "hard" if hard else "normal"
     return Game(
         name="wordle",
         variant=mode if builtin else f"{mode}-{_list_hash(answers, guesses)}",
@@ -187,17 +194,53 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
 
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
-                  guesses: Sequence[str] | None = None) -> tuple[str, State]:
+                  guesses: Sequence[str] | None = None, answers_only: bool = False) -> tuple[str, State]:
     """Return (first guess, state); the built-in lists use the tree, user lists compute live.
 
     `answers`/`guesses` are word lists (any case); with `guesses` alone every acceptable word is a
-    possible answer.
+    possible answer. `answers_only`: only the built-in answers may be guessed (see `game`).
     """
     norm = lambda words, name: None if words is None else normalise(words, name)
-    text, state = get_solver(game(hard, norm(answers, "answer list"), norm(guesses, "guess list"))).initial_guess()
+    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only)
+    text, state = get_solver(chosen).initial_guess()
     return text, state
 
 
 def next_guess(previous: tuple[str, State], marks: str) -> tuple[str, State]:
     """Return (next guess, new state) after `previous` = (guess, state) received `marks` ("GYRRR")."""
     return next_from(previous, marks, lambda word: str(word).upper(), str)
+
+
+def hard_allows(candidate: np.ndarray, guess: np.ndarray, code: int, length: int) -> bool:
+    """Return whether hard mode allows the word row `candidate` after `guess` received `code`.
+
+    Plain Python in Numba's subset (the exact search compiles it): every green stays in place and
+    each letter marked G or Y is reused at least as many times as it was so marked.
+    """
+    rest = code
+    for i in range(length):
+        if rest % 3 == 2 and candidate[i] != guess[i]:
+            return False
+        rest //= 3
+    rest = code
+    for i in range(length):
+        mark = rest % 3
+        rest //= 3
+        if mark == 0:
+            continue
+        need = 0
+        first = True
+        marks = code
+        for j in range(length):
+            if guess[j] == guess[i] and marks % 3 != 0:
+                need += 1
+                first = first and j >= i
+            marks //= 3
+        if first:
+            have = 0
+            for j in range(length):
+                if candidate[j] == guess[i]:
+                    have += 1
+            if have < need:
+                return False
+    return True

@@ -29,7 +29,9 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     """Return the game variant chosen on the command line.
 
     `hard`, `answers` and `guesses` (word list files) apply to Wordle only. `every_word` makes
-    every acceptable word a possible answer (for hints: the solver does not know the answer list).
+    every acceptable word a possible answer (for hints: the solver does not know the answer list);
+    Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
+    (its guesses are the answers, so the answers are its only possible targets).
     """
     from solver.games import VARIANTS, UnknownGameError, get_game
 
@@ -43,6 +45,10 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
         variant = "hard"
     if variant is not None and variant not in VARIANTS["wordle"]:
         raise UnknownGameError(f"unknown variant {variant!r} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
+    if variant == "answers-only":
+        if answers or guesses:
+            raise ValueError("--answers and --guesses do not apply to --variant answers-only")
+        return get_game("wordle", variant)
     if not (answers or guesses or every_word):
         return get_game("wordle", variant)
     from solver import wordle

@@ -1,0 +1,241 @@
+"""Exact search over one game: the kernel's workspace, values, lower bounds and optimal subtrees.
+
+A `Searcher` holds one game's feedback table and a memo; every call reuses both. Positions are
+indices into the game's target list (columns of the table); guesses are guess rows.
+
+* `value(positions, r)` -> (least total guesses for these targets within r guesses, best guess);
+* `opener_total(row, r, beta)` -> the total of a fixed first guess (exact if below beta);
+* `lower_bound(positions, r, upper, seconds)` -> a proven lower bound, raised while time allows;
+* `grow(...)` -> the optimal subtree as `pipeline.trees.Nodes`.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.search import kernel
+from pipeline.search.kernel import INF, Workspace
+from pipeline.trees import Nodes
+from solver.game import Game
+
+SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How to search: every allowed guess (`prove`) or the `k` best by score (`top-k`)."""
+
+    mode: str = "prove"
+    k: int = 0
+    max_guesses: int = 6
+    memo_bits: int = 22
+    shallow: bool = True  # among optimal subtrees of a root class, keep the shallowest
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("prove", "top-k"):
+            raise ValueError(f"search mode is prove or top-k, not {self.mode!r}")
+        if self.mode == "top-k" and self.k < 1:
+            raise ValueError("top-k search needs k >= 1")
+
+    @property
+    def proves(self) -> bool:
+        return self.mode == "prove"
+
+    def describe(self) -> str:
+        """Return the strategy text stored in tree metadata, e.g. ``exact-prove-max6``."""
+        mode = "prove" if self.proves else f"top{self.k}"
+        return f"exact-{mode}-max{self.max_guesses}"
+
+
+def lower_bound_table(losing: int, targets: int, max_guesses: int) -> np.ndarray:
+    """Return lb[r, m]: at least this many guesses finish m targets within r (INF if impossible).
+
+    At most one target is finished by the next guess, at most `losing` by the one after (one per
+    non-winning class), `losing**2` by the third, and so on: fill the shallowest slots first.
+    """
+    table = np.full((max_guesses + 1, targets + 1), INF, dtype=np.int64)
+    table[:, 0] = 0
+    for r in range(1, max_guesses + 1):
+        total, m, width = 0, 0, 1
+        for depth in range(1, r + 1):
+            take = min(width, targets - m)
+            table[r, m + 1:m + take + 1] = total + depth * np.arange(1, take + 1)
+            total += depth * take
+            m += take
+            width = min(width * max(losing, 1), targets + 1)
+            if m >= targets:
+                break
+    return table
+
+
+def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Workspace:
+    """Return the kernel's arrays for `game` (table: codes[all guesses, all targets])."""
+    g_count, t_count = table.shape
+    classes, losing = kernel.class_counts(table, game.win_code)
+    depth = options.max_guesses + 2
+    codes = game.n_codes
+    rng = np.random.default_rng(SEED)
+    slots = 1 << options.memo_bits
+    hard = game.allowed is not None
+    return Workspace(
+        table=table,
+        target_row=game.target_index.astype(np.int32),
+        rows=np.ascontiguousarray(game.rows),
+        pool=np.arange(g_count, dtype=np.int32),
+        lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
+        params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
+                         game.rows.shape[1] - 2 if hard else 0], np.int64),
+        zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
+        guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
+        part=np.zeros((depth, t_count), np.int32),
+        counts=np.zeros((depth, codes), np.int32),
+        touched=np.zeros((depth, codes), np.int32),
+        cls_start=np.zeros((depth, codes), np.int32),
+        cls_size=np.zeros((depth, codes), np.int32),
+        cls_code=np.zeros((depth, codes), np.int32),
+        cls_bound=np.zeros((depth, codes), np.int64),
+        cls_exact=np.zeros((depth, codes), np.int8),
+        cls_order=np.zeros((depth, codes), np.int32),
+        cand_guess=np.zeros((depth, g_count), np.int32),
+        cand_bound=np.zeros((depth, g_count), np.int64),
+        cand_key=np.zeros((depth, g_count), np.int64),
+        allowed=np.zeros((depth, g_count), np.int32),
+        best=np.full(depth, -1, np.int32),
+        memo_key=np.zeros((2, slots), np.uint64),
+        memo_lo=np.zeros(slots, np.int64),
+        memo_hi=np.zeros(slots, np.int64),
+        memo_guess=np.full(slots, -1, np.int32),
+        memo_size=np.zeros(slots, np.int32),
+        stats=np.zeros(8, np.int64),
+    )
+
+
+@dataclass
+class Stats:
+    """Work done by a search: kernel node calls, full scoring passes, memo probes and hits."""
+
+    nodes: int = 0
+    full: int = 0
+    probes: int = 0
+    hits: int = 0
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.probes if self.probes else 0.0
+
+    def __add__(self, other: "Stats") -> "Stats":
+        return Stats(self.nodes + other.nodes, self.full + other.full, self.probes + other.probes,
+                     self.hits + other.hits)
+
+
+class Searcher:
+    """Exact (or top-k) search over one game variant; `table` is codes[all guesses, all targets]."""
+
+    def __init__(self, game: Game, table: np.ndarray, options: SearchOptions):
+        self.game, self.options = game, options
+        self.table = np.ascontiguousarray(table)
+        self.hard = game.allowed is not None
+        self.ws = make_workspace(game, self.table, options)
+        self.all_guesses = self.ws.pool
+
+    @property
+    def stats(self) -> Stats:
+        s = self.ws.stats
+        return Stats(int(s[kernel.NODES]), int(s[kernel.FULL]), int(s[kernel.PROBE]), int(s[kernel.HIT]))
+
+    def narrow(self, guesses: np.ndarray, guess: int, code: int) -> tuple[np.ndarray, int]:
+        """Return (guesses still allowed after `guess` got `code`, their hash): hard mode only."""
+        out = np.empty(guesses.size, np.int32)
+        count, ghash = kernel.narrow(self.ws, guesses, np.int32(guess), np.int64(code), out)
+        return out[:count], int(ghash)
+
+    def allowed_after(self, history) -> tuple[np.ndarray, int]:
+        """Return (allowed guess rows, hash) after `history` of (guess row, code)."""
+        guesses, ghash = self.all_guesses, 0
+        if self.hard:
+            for guess, code in history:
+                guesses, ghash = self.narrow(guesses, guess, code)
+        return guesses, ghash
+
+    def value(self, positions: np.ndarray, r: int, guesses: np.ndarray | None = None, ghash: int = 0,
+              beta: int | None = None, free: bool = True) -> tuple[int, int]:
+        """Return (value, best guess row or -1): exact below `beta` (default: no limit)."""
+        H = np.ascontiguousarray(positions, dtype=np.int32)
+        pool = self.all_guesses if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
+        self.ws.best[0] = -1
+        limit = INF + 1 if beta is None else np.int64(beta)
+        value = int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), pool, np.uint64(ghash), np.int64(free),
+                                  np.int64(-1)))
+        return value, (int(self.ws.best[0]) if value < limit else -1)
+
+    def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
+        """Return the total over every target of the best tree opening with guess `row`.
+
+        Exact when below `beta`; otherwise a proven lower bound of at least `beta`.
+        """
+        H = np.arange(self.game.n_targets, dtype=np.int32)
+        r = self.options.max_guesses if r is None else r
+        limit = INF + 1 if beta is None else np.int64(beta)
+        return int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), self.all_guesses, np.uint64(0), np.int64(0),
+                                 np.int64(row)))
+
+    def lower_bound(self, positions: np.ndarray, r: int, upper: int, seconds: float,
+                    guesses: np.ndarray | None = None, ghash: int = 0) -> int:
+        """Return a proven lower bound of the value (prove-mode bounds), raised until `seconds` pass.
+
+        Each round asks the search whether the value reaches the current bound plus one; a cheap
+        question while the bound is low. Stops at `upper` (then the value is proven).
+        """
+        prove = self if self.options.proves else Searcher(self.game, self.table, SearchOptions(
+            max_guesses=self.options.max_guesses, memo_bits=min(self.options.memo_bits, 20)))
+        deadline = time.perf_counter() + seconds
+        bound = int(prove.ws.lb[r, positions.size])
+        while bound < upper and time.perf_counter() < deadline:
+            value, _ = prove.value(positions, r, guesses, ghash, beta=bound + 1)
+            if value <= bound:  # exact below the probe, and never below a valid bound: the value
+                return value
+            bound = value
+        return min(bound, upper)
+
+    def split(self, guess: int, positions: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """Return (code, positions) of each non-winning class of `guess`, by code."""
+        codes = self.table[guess, positions]
+        order = np.argsort(codes, kind="stable")
+        values, starts = np.unique(codes[order], return_index=True)
+        groups = np.split(positions[order], starts[1:])
+        return [(int(v), g) for v, g in zip(values, groups) if v != self.game.win_code]
+
+    def shallowest(self, positions: np.ndarray, r: int, value: int, guesses, ghash) -> int:
+        """Return the fewest guesses left (<= r) within which `positions` still cost `value`."""
+        while r > 1:
+            lower, _ = self.value(positions, r - 1, guesses, ghash, beta=value + 1)
+            if lower != value:
+                break
+            r -= 1
+        return r
+
+    def grow(self, positions: np.ndarray, r: int, history=(), guesses=None, ghash: int = 0) -> Nodes:
+        """Return the optimal subtree (root parent -1) of these target positions within r guesses."""
+        if guesses is None:
+            guesses, ghash = self.allowed_after(history)
+        nodes = Nodes()
+        self._grow(nodes, -1, -1, np.asarray(positions, np.int64), r, guesses, ghash, len(history))
+        return nodes
+
+    def _grow(self, nodes: Nodes, parent: int, code: int, positions, r, guesses, ghash, depth) -> int:
+        if positions.size <= 2:
+            guess = int(self.game.target_index[positions[0]])
+        else:
+            value, guess = self.value(positions, r, guesses, ghash)
+            if value >= INF or guess < 0:
+                raise RuntimeError(f"no tree finishes {positions.size} targets within {r} guesses")
+        node = nodes.add(parent, code, depth, guess, int(positions.size))
+        total = int(positions.size)
+        for child_code, group in self.split(guess, positions):
+            child_guesses, child_hash = self.narrow(guesses, guess, child_code) if self.hard else (guesses, ghash)
+            child = self._grow(nodes, node, child_code, group, r - 1, child_guesses, child_hash, depth + 1)
+            total += nodes.subtree[child]
+        nodes.subtree[node] = total
+        return node

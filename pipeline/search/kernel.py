@@ -1,0 +1,449 @@
+"""The Numba kernel of the exact search: a fail-soft branch and bound over decision trees.
+
+``search(ws, H, r, beta, d, guesses, ghash, free, forced) -> int64`` returns
+
+* the least total number of guesses (summed over the candidate targets ``H``) of a tree that
+  finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
+  allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
+  filtered by Wordle's hard-mode rule in hard mode). ``free`` says that every candidate may be
+  played here (False for a restricted root list: no shortcut exits, no memo); ``forced`` >= 0
+  evaluates that single guess at this node instead (its total over the classes it makes);
+* fail-soft contract (as in alpha-beta): the exact value if it is below ``beta``, otherwise some
+  value in ``[beta, value]`` (a proven lower bound). Values of ``INF`` or more mean "cannot be
+  finished within ``r`` guesses";
+* when the value is exact, ``ws.best[d]`` holds the guess that achieves it.
+
+Lower bounds: a table ``lb[r, m]`` (the counting bound: one target can be finished by the next
+guess, at most ``b`` by the one after, ``b**2`` by the third, ... where ``b`` is the most non-winning
+classes any guess makes), per-guess sums of the class bounds, memoised bounds, and the 2m test
+(no candidate splits the class into singletons). Children are searched smallest first with the
+sibling-aware cut-off ``beta - (total - bound(child))``. Solved sets are memoised in an
+open-addressing table keyed by two order-independent 64-bit hashes of the set (plus the guesses
+left and, in hard mode, a hash of the allowed list), storing ``[lower, upper]`` and the best guess.
+
+One self-recursive function (Numba caches it; mutual recursion crashes its cache loader).
+`ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
+``d`` indexes its per-depth rows, so a recursion never overwrites what its callers still read.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from solver import wordle
+
+INF = np.int64(1 << 40)
+hard_allows = njit(cache=True)(wordle.hard_allows)  # the only hard mode: Wordle's
+PROBES = 8  # slots tried per memo lookup
+# stats counters
+NODES, FULL, PROBE, HIT, STORE = 0, 1, 2, 3, 4
+
+
+class Workspace(NamedTuple):
+    """Everything the kernel reads and writes; see `pipeline.search.engine.make_workspace`."""
+
+    table: np.ndarray  # uint8/uint16 [G, T]: code of guess row g against target position p
+    target_row: np.ndarray  # int32 [T]: guess row of each target position
+    rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
+    pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
+    lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
+    params: np.ndarray  # int64 [5]: win code, top-k (0 = all), max classes, hard mode (0/1), word length
+    zobrist: np.ndarray  # uint64 [2, T]: random keys of the targets (two independent hashes)
+    guess_keys: np.ndarray  # uint64 [G]: random keys of the guesses (hard-mode allowed lists)
+    part: np.ndarray  # int32 [D, T]: H partitioned by the guess under evaluation
+    counts: np.ndarray  # int32 [D, C]: class sizes by code (kept zero between uses)
+    touched: np.ndarray  # int32 [D, C]: codes present, in order of first appearance
+    cls_start: np.ndarray  # int32 [D, C]
+    cls_size: np.ndarray  # int32 [D, C]
+    cls_code: np.ndarray  # int32 [D, C]
+    cls_bound: np.ndarray  # int64 [D, C]: exact value or current lower bound of each class
+    cls_exact: np.ndarray  # int8 [D, C]
+    cls_order: np.ndarray  # int32 [D, C]: open classes, smallest first
+    cand_guess: np.ndarray  # int32 [D, G]: guesses worth expanding at the node of depth d
+    cand_bound: np.ndarray  # int64 [D, G]
+    cand_key: np.ndarray  # int64 [D, G]
+    allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
+    best: np.ndarray  # int32 [D]: the guess achieving the exact value returned at depth d
+    memo_key: np.ndarray  # uint64 [2, M]
+    memo_lo: np.ndarray  # int64 [M]
+    memo_hi: np.ndarray  # int64 [M]
+    memo_guess: np.ndarray  # int32 [M]
+    memo_size: np.ndarray  # int32 [M]: set size (0 = empty slot); larger sets are kept on eviction
+    stats: np.ndarray  # int64 [8]: nodes, full nodes, memo probes, memo hits, stores
+
+
+@njit(cache=True)
+def set_hash(ws, H, r, ghash):
+    """Return the two 64-bit keys of (set H, guesses left r, allowed-list hash)."""
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    z = ws.zobrist
+    for i in range(H.shape[0]):
+        h1 += z[0, H[i]]
+        h2 += z[1, H[i]]
+    h1 ^= np.uint64(r) * np.uint64(0x9E3779B97F4A7C15) + ghash
+    h2 += np.uint64(r) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(H.shape[0]) + ghash * np.uint64(3)
+    if h2 == 0:
+        h2 = np.uint64(1)
+    return h1, h2
+
+
+@njit(cache=True)
+def memo_find(ws, h1, h2):
+    """Return the memo slot holding (h1, h2), or -1."""
+    mask = ws.memo_size.shape[0] - 1
+    slot = int(h1 & np.uint64(mask))
+    ws.stats[PROBE] += 1
+    for i in range(PROBES):
+        s = (slot + i) & mask
+        if ws.memo_size[s] == 0:
+            return -1
+        if ws.memo_key[0, s] == h1 and ws.memo_key[1, s] == h2:
+            ws.stats[HIT] += 1
+            return s
+    return -1
+
+
+@njit(cache=True)
+def memo_store(ws, h1, h2, n, lo, hi, guess):
+    """Merge [lo, hi] (and the guess when exact) into the entry of (h1, h2), evicting a smaller set."""
+    mask = ws.memo_size.shape[0] - 1
+    slot = int(h1 & np.uint64(mask))
+    victim = -1
+    for i in range(PROBES):
+        s = (slot + i) & mask
+        if ws.memo_size[s] == 0:
+            victim = s
+            break
+        if ws.memo_key[0, s] == h1 and ws.memo_key[1, s] == h2:
+            if lo > ws.memo_lo[s]:
+                ws.memo_lo[s] = lo
+            if hi < ws.memo_hi[s]:
+                ws.memo_hi[s] = hi
+                ws.memo_guess[s] = guess
+            return
+        if victim < 0 or ws.memo_size[s] < ws.memo_size[victim]:
+            victim = s
+    if ws.memo_size[victim] > n:
+        return
+    ws.stats[STORE] += 1
+    ws.memo_key[0, victim] = h1
+    ws.memo_key[1, victim] = h2
+    ws.memo_lo[victim] = lo
+    ws.memo_hi[victim] = hi
+    ws.memo_guess[victim] = guess
+    ws.memo_size[victim] = n
+
+
+@njit(cache=True)
+def perfect_candidate(ws, H, d):
+    """Return (guess row of a candidate splitting H into singletons or -1, one leaving one pair or -1)."""
+    n = H.shape[0]
+    if n > ws.params[2]:
+        return -1, -1
+    counts = ws.counts[d]
+    touched = ws.touched[d]
+    pair = -1
+    for a in range(n):
+        g = ws.target_row[H[a]]
+        row = ws.table[g]
+        k = 0
+        for i in range(n):
+            c = row[H[i]]
+            if counts[c] == 0:
+                touched[k] = c
+                k += 1
+            counts[c] += 1
+        for j in range(k):
+            counts[touched[j]] = 0
+        if k == n:
+            return g, pair
+        if k == n - 1 and pair < 0:
+            pair = g
+    return -1, pair
+
+
+@njit(cache=True)
+def search(ws, H, r, beta, d, guesses, ghash, free, forced):
+    """See the module docstring; `forced` >= 0 evaluates that one guess at this node instead."""
+    if forced >= 0:
+        g = forced
+        n = H.shape[0]
+        win = ws.params[0]
+        counts = ws.counts[d]
+        touched = ws.touched[d]
+        row = ws.table[g]
+        k = 0
+        for i in range(n):
+            c = row[H[i]]
+            if counts[c] == 0:
+                touched[k] = c
+                k += 1
+            counts[c] += 1
+        # counting sort of H into part[d], class by class
+        start = 0
+        for j in range(k):
+            c = touched[j]
+            ws.cls_code[d, j] = c
+            ws.cls_start[d, j] = start
+            ws.cls_size[d, j] = counts[c]
+            start += counts[c]
+            counts[c] = ws.cls_start[d, j]  # becomes the write cursor
+        part = ws.part[d]
+        for i in range(n):
+            c = row[H[i]]
+            part[counts[c]] = H[i]
+            counts[c] += 1
+        for j in range(k):
+            counts[touched[j]] = 0
+        # pass 1: closed forms and table bounds
+        lbr = ws.lb[r - 1]
+        total = np.int64(0)
+        for j in range(k):
+            size = ws.cls_size[d, j]
+            if ws.cls_code[d, j] == win:
+                ws.cls_bound[d, j] = 0
+                ws.cls_exact[d, j] = 1
+                total += 1
+                continue
+            ws.cls_bound[d, j] = lbr[size]
+            ws.cls_exact[d, j] = 1 if size <= 2 else 0
+            total += size + lbr[size]
+        if total >= beta:
+            return min(total, INF)
+        # pass 2 (normal mode): memo bounds and the no-perfect-candidate bound of each open class
+        if not ws.params[3]:
+            for j in range(k):
+                if ws.cls_exact[d, j]:
+                    continue
+                size = ws.cls_size[d, j]
+                C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
+                c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
+                slot = memo_find(ws, c1, c2)
+                bound = ws.cls_bound[d, j]
+                if slot >= 0:
+                    lo = ws.memo_lo[slot]
+                    if lo == ws.memo_hi[slot]:
+                        ws.cls_exact[d, j] = 1
+                    if lo > bound:
+                        bound = lo
+                if not ws.cls_exact[d, j]:
+                    perfect, pair = perfect_candidate(ws, C, d + 1)
+                    if perfect >= 0:
+                        bound = 2 * size - 1
+                        ws.cls_exact[d, j] = 1
+                        memo_store(ws, c1, c2, size, bound, bound, perfect)
+                    elif 2 * size > bound:
+                        bound = 2 * size
+                total += bound - ws.cls_bound[d, j]
+                ws.cls_bound[d, j] = bound
+                if total >= beta:
+                    return min(total, INF)
+        # pass 3: search the open classes, smallest first
+        open_count = 0
+        order = ws.cls_order[d]
+        for j in range(k):
+            if not ws.cls_exact[d, j]:
+                size = ws.cls_size[d, j]
+                at = open_count
+                while at > 0 and ws.cls_size[d, order[at - 1]] > size:
+                    order[at] = order[at - 1]
+                    at -= 1
+                order[at] = j
+                open_count += 1
+        for oi in range(open_count):
+            j = order[oi]
+            size = ws.cls_size[d, j]
+            C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
+            bound = ws.cls_bound[d, j]
+            child_beta = beta - total + bound
+            if ws.params[3]:
+                code = ws.cls_code[d, j]
+                length = ws.params[4]
+                count = 0
+                gh = np.uint64(0)
+                for gi in range(guesses.shape[0]):
+                    x = guesses[gi]
+                    if hard_allows(ws.rows[x], ws.rows[g], code, length):
+                        ws.allowed[d + 1, count] = x
+                        gh += ws.guess_keys[x]
+                        count += 1
+                value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(1), np.int64(-1))
+            else:
+                value = search(ws, C, r - 1, child_beta, d + 1, ws.pool, np.uint64(0), np.int64(1), np.int64(-1))
+            total += value - bound
+            ws.cls_bound[d, j] = value
+            if total >= beta:
+                return min(total, INF)
+        return total
+    ws.stats[NODES] += 1
+    n = H.shape[0]
+    if r <= 0:
+        return INF
+    if n == 1:
+        ws.best[d] = ws.target_row[H[0]]
+        return np.int64(1)
+    if r == 1:
+        return INF
+    if n == 2 and free:
+        ws.best[d] = ws.target_row[H[0]]
+        return np.int64(3)
+    lb = ws.lb[r, n]
+    if lb >= beta:
+        return lb
+    win = ws.params[0]
+    topk = ws.params[1]
+    # -- memo ------------------------------------------------------------------------------
+    h1, h2 = set_hash(ws, H, r, ghash)
+    slot = memo_find(ws, h1, h2) if free else -1
+    if slot >= 0:
+        lo = ws.memo_lo[slot]
+        if lo == ws.memo_hi[slot]:
+            ws.best[d] = ws.memo_guess[slot]
+            return lo
+        if lo >= beta:
+            return lo
+        if lo > lb:
+            lb = lo
+    # -- a candidate splitting H into singletons is optimal (2n-1); one leaving a pair, 2n --
+    if free:
+        perfect, pair = perfect_candidate(ws, H, d)
+        if perfect >= 0:
+            memo_store(ws, h1, h2, n, 2 * n - 1, 2 * n - 1, perfect)
+            ws.best[d] = perfect
+            return np.int64(2 * n - 1)
+        if pair >= 0 and r >= 3:
+            memo_store(ws, h1, h2, n, 2 * n, 2 * n, pair)
+            ws.best[d] = pair
+            return np.int64(2 * n)
+        if 2 * n > lb:
+            lb = 2 * n
+            if lb >= beta:
+                memo_store(ws, h1, h2, n, lb, INF, -1)
+                return lb
+    # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
+    ws.stats[FULL] += 1
+    counts = ws.counts[d]
+    touched = ws.touched[d]
+    lbr = ws.lb[r - 1]
+    m = 0
+    node_lb = INF
+    above = INF  # least bound among guesses not worth expanding (>= beta)
+    for gi in range(guesses.shape[0]):
+        g = guesses[gi]
+        row = ws.table[g]
+        k = 0
+        for i in range(n):
+            c = row[H[i]]
+            if counts[c] == 0:
+                touched[k] = c
+                k += 1
+            counts[c] += 1
+        hit = counts[win] > 0
+        bound = np.int64(0)
+        s2 = np.int64(0)
+        for j in range(k):
+            c = touched[j]
+            size = counts[c]
+            counts[c] = 0
+            if c == win:
+                bound += 1
+            else:
+                bound += size + lbr[size]
+                s2 += size * size
+        if k == 1 and not hit:
+            continue  # leaves H as it is
+        if k == n and free:
+            # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
+            memo_store(ws, h1, h2, n, bound, bound, g)
+            ws.best[d] = g
+            return bound
+        if bound >= INF:
+            continue
+        if bound < node_lb:
+            node_lb = bound
+        if bound >= beta:
+            if bound < above:
+                above = bound
+            continue
+        ws.cand_guess[d, m] = g
+        ws.cand_bound[d, m] = bound
+        ws.cand_key[d, m] = bound * n + 2 * s2
+        m += 1
+    if node_lb > lb:
+        lb = node_lb
+    if lb >= beta:
+        if free:
+            memo_store(ws, h1, h2, n, lb, INF, -1)
+        return lb
+    order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
+    if topk > 0 and m > topk:
+        m = topk
+    # -- expand the guesses in order -------------------------------------------------------
+    best = INF
+    best_guess = -1
+    failed = above
+    for oi in range(m):
+        j = order[oi]
+        g = ws.cand_guess[d, j]
+        if ws.cand_bound[d, j] >= beta:
+            if ws.cand_bound[d, j] < failed:
+                failed = ws.cand_bound[d, j]
+            continue
+        total = search(ws, H, r, beta, d, guesses, ghash, free, np.int64(g))
+        if total < beta:
+            best = total
+            best_guess = g
+            beta = total
+            if best <= lb:
+                break
+        elif total < failed:
+            failed = total
+    if best_guess >= 0:
+        if free:
+            memo_store(ws, h1, h2, n, best, best, best_guess)
+        ws.best[d] = best_guess
+        return best
+    if failed > lb:
+        lb = failed
+    if lb > INF:
+        lb = INF
+    if free:
+        memo_store(ws, h1, h2, n, lb, INF, -1)
+    return lb
+
+
+@njit(cache=True)
+def narrow(ws, guesses, g, code, out):
+    """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash)."""
+    count = 0
+    gh = np.uint64(0)
+    for gi in range(guesses.shape[0]):
+        x = guesses[gi]
+        if hard_allows(ws.rows[x], ws.rows[g], code, ws.params[4]):
+            out[count] = x
+            gh += ws.guess_keys[x]
+            count += 1
+    return count, gh
+
+
+@njit(cache=True)
+def class_counts(table, win):
+    """Return (classes int32[G], non-winning classes int32[G]) of each guess row over all targets."""
+    g_count, t_count = table.shape
+    classes = np.zeros(g_count, np.int32)
+    losing = np.zeros(g_count, np.int32)
+    seen = np.zeros(int(table.max()) + 1, np.int32)
+    for g in range(g_count):
+        k = 0
+        for t in range(t_count):
+            c = table[g, t]
+            if seen[c] != g + 1:
+                seen[c] = g + 1
+                k += 1
+                if c != win:
+                    losing[g] += 1
+        classes[g] = k
+    return classes, losing

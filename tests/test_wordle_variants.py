@@ -1,0 +1,87 @@
+"""Wordle's answers-only variant: only the 2315 answers may be guessed (no tree yet: played live)."""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from solver import wordle
+from solver.cli import app
+from solver.commands.formats import parse_guess, select_game
+from solver.games import VARIANTS, get_game
+from solver.wordlists import builtin_answers
+from tests import reference
+
+
+def test_guesses_are_the_answers():
+    game = get_game("wordle", "answers-only")
+    assert game.key == "wordle-answers-only"
+    assert game.labels == builtin_answers() and len(game.labels) == 2315
+    assert [game.labels[t] for t in game.target_index] == list(builtin_answers())
+    assert game.allowed is None
+    assert game is wordle.game(answers_only=True)
+
+
+def test_registered_after_hard_and_other_variant_names_unchanged():
+    assert list(VARIANTS["wordle"]) == ["normal", "hard", "answers-only"]
+    assert wordle.game().variant == "normal" and wordle.game(hard=True).variant == "hard"
+    own = wordle.game(answers=("ABC", "CAB"), guesses=("ABC", "BBB", "CAB"))
+    assert own.variant.startswith("normal-")
+
+
+def test_fingerprint_differs_from_normal():
+    assert wordle.game(answers_only=True).fingerprint() != wordle.game().fingerprint()
+
+
+@pytest.mark.parametrize("kwargs", [{"hard": True}, {"answers": ("ABC",)}, {"guesses": ("ABC",)}])
+def test_answers_only_refuses_hard_mode_and_word_lists(kwargs):
+    with pytest.raises(ValueError, match="answers-only"):
+        wordle.game(answers_only=True, **kwargs)
+
+
+@pytest.mark.parametrize("target", ["CRANE", "ABBEY", "ZESTY"])
+def test_a_played_game_finishes_guessing_answers_only(target):
+    answers = set(builtin_answers())
+    guess, state = wordle.initial_guess(answers_only=True)
+    played = [guess]
+    while guess != target:
+        assert len(played) < 10, played
+        guess, state = wordle.next_guess((guess, state), reference.wordle(target, guess))
+        played.append(guess)
+    assert set(played) <= answers
+    assert state.solver.game.key == "wordle-answers-only"
+
+
+def test_a_guess_outside_the_answers_is_rejected():
+    guess, state = wordle.initial_guess(answers_only=True)
+    with pytest.raises(ValueError, match="SALET"):
+        wordle.next_guess(("SALET", state), "RRRRR")
+    game = select_game("wordle", "answers-only")
+    with pytest.raises(ValueError, match="SALET"):
+        parse_guess(game, "salet")
+
+
+def test_select_game_and_cli_errors():
+    assert select_game("wordle", "answers-only").key == "wordle-answers-only"
+    assert select_game("wordle", "answers-only", every_word=True).key == "wordle-answers-only"
+    with pytest.raises(ValueError, match="--hard contradicts --variant answers-only"):
+        select_game("wordle", "answers-only", hard=True)
+    runner = CliRunner()
+    for extra, fragment in ((["--hard"], "--hard contradicts"), ([], "SALET is not in the acceptable word list")):
+        word = "SALET" if not extra else "CRANE"
+        result = runner.invoke(app, ["play", "wordle", word, "--variant", "answers-only", *extra])
+        assert result.exit_code == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], result.stderr
+
+
+def test_cli_play_and_tree():
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "wordle", "CRANE", "--variant", "answers-only"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-2] == "My answer: GGGGG" and lines[-1].startswith("You got it in")
+    guesses = [line.split(": ")[1] for line in lines if line.startswith("Your guess")]
+    assert set(guesses) <= set(builtin_answers())
+    result = runner.invoke(app, ["tree", "wordle", "--variant", "answers-only", "--path", "RAISE=YYRRG"])
+    assert result.exit_code == 0, result.stderr
+    assert "candidates: 26" in result.stdout
