@@ -5,6 +5,8 @@ from solver import artifacts
 from solver.games import VARIANTS, UnknownGameError, all_variants, get_game
 
 from pipeline.progress import console, make_progress
+from pipeline.search.build import Plan, build_tree as build_exact_tree
+from pipeline.search.engine import SearchOptions
 from pipeline.tables import build_table, load_table, table_games
 from pipeline.trees import Options, build_tree
 
@@ -14,6 +16,16 @@ TREE_OPTIONS: dict[tuple[str, str], Options] = {
     ("wordle", "normal"): Options(lookahead=30, lookahead_min=300),
     ("cards", "n4"): Options(pool_sample=1000),
     ("wordle", "hard"): Options(lookahead=30, lookahead_min=300),
+}
+# Variants whose tree comes from the exact search (`pipeline.search`); the others stay greedy.
+# Wordle trees open with the guess whose optimum is published (proven for that opener); the
+# Mastermind root is searched over every first guess up to symmetry (proven for the game).
+EXACT_PLANS: dict[tuple[str, str], Plan] = {
+    ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
+    ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
+    ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
+    ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
+    ("bulls", "default"): Plan(SearchOptions(mode="top-k", k=20, max_guesses=8)),
 }
 # Which table a variant's tree scores with (None: no table, score through the rule).
 TABLE_OF = {("wordle", "hard"): ("wordle", "normal"), ("cards", "n4"): None}
@@ -48,6 +60,15 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
                 progress.advance(task, step)
 
             table_key = TABLE_OF.get((name, variant), (name, variant))
+            plan = EXACT_PLANS.get((name, variant))
+            if plan is not None:
+                if not force and artifacts.is_current(artifacts.TREE, game, strategy=plan.describe()):
+                    progress.update(task, total=1, completed=1, description=f"tree {game.key}: up to date")
+                    continue
+                _, seconds = build_exact_tree(game, load_table(get_game(*table_key)), plan, jobs, force=True,
+                                              progress=advance)
+                progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
+                continue
             options = tree_options(name, variant, jobs)
             if not force and artifacts.is_current(artifacts.TREE, game, strategy=options.describe()):
                 progress.update(task, total=1, completed=1, description=f"tree {game.key}: up to date")

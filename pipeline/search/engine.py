@@ -32,6 +32,7 @@ class SearchOptions:
     max_guesses: int = 6
     memo_bits: int = 22
     shallow: bool = True  # among optimal subtrees of a root class, keep the shallowest
+    symmetry_levels: int = 2  # guesses from the root searched one per symmetry class (if the game has any)
 
     def __post_init__(self) -> None:
         if self.mode not in ("prove", "top-k"):
@@ -139,6 +140,7 @@ class Searcher:
         self.hard = game.allowed is not None
         self.ws = make_workspace(game, self.table, options)
         self.all_guesses = self.ws.pool
+        self._exact: dict = {}  # (r, positions) -> (value, best guess) at the symmetric levels
 
     @property
     def stats(self) -> Stats:
@@ -177,9 +179,83 @@ class Searcher:
         """
         H = np.arange(self.game.n_targets, dtype=np.int32)
         r = self.options.max_guesses if r is None else r
-        limit = INF + 1 if beta is None else np.int64(beta)
-        return int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), self.all_guesses, np.uint64(0), np.int64(0),
-                                 np.int64(row)))
+        limit = INF + 1 if beta is None else int(beta)
+        if self.symmetric:
+            return self.guess_value(H, r, limit, (), row)
+        return int(kernel.search(self.ws, H, np.int64(r), np.int64(limit), np.int64(0), self.all_guesses,
+                                 np.uint64(0), np.int64(0), np.int64(row)))
+
+    # -- the first levels with symmetry: guesses reduced to one per class of equivalent guesses --
+    @property
+    def symmetric(self) -> bool:
+        return self.game.canonical is not None and self.options.symmetry_levels > 0 and not self.hard
+
+    def node_value(self, positions: np.ndarray, r: int, beta: int, history: tuple[int, ...]) -> tuple[int, int]:
+        """Return (value fail-soft below `beta`, best guess or -1) of a node reached by guess rows `history`.
+
+        Within `options.symmetry_levels` guesses of the root, only one guess per class of guesses
+        equivalent under the symmetries fixing `history` is tried; deeper nodes go to the kernel.
+        """
+        n = positions.size
+        if len(history) >= self.options.symmetry_levels or n <= 2:
+            return self.value(positions, r, beta=beta)
+        key = (r, positions.tobytes())
+        known = self._exact.get(key)
+        if known is not None:
+            return known
+        guesses = np.asarray(self.game.canonical(list(history)), dtype=np.int64)
+        bounds, keys = self._guess_bounds(guesses, positions, r)
+        lower = max(int(self.ws.lb[r, n]), int(bounds.min()) if bounds.size else INF)
+        if lower >= beta:
+            return lower, -1
+        best, best_guess, failed = INF, -1, INF
+        for i in np.argsort(keys, kind="stable"):
+            if bounds[i] >= beta:
+                failed = min(failed, int(bounds[i]))
+                continue
+            total = self.guess_value(positions, r, beta, history, int(guesses[i]))
+            if total < beta:
+                best, best_guess, beta = total, int(guesses[i]), total
+                if best <= lower:
+                    break
+            else:
+                failed = min(failed, total)
+        if best_guess >= 0:
+            self._exact[key] = (best, best_guess)
+            return best, best_guess
+        return max(lower, min(failed, INF)), -1
+
+    def guess_value(self, positions: np.ndarray, r: int, beta: int, history: tuple[int, ...], guess: int) -> int:
+        """Return the total of playing `guess` at this node: exact below `beta`, else a lower bound."""
+        classes = self.split(guess, positions)
+        lbr = self.ws.lb[r - 1]
+        hit = positions.size - sum(group.size for _, group in classes)
+        bounds = [int(lbr[group.size]) for _, group in classes]
+        total = hit + sum(group.size + b for (_, group), b in zip(classes, bounds))
+        for i in sorted(range(len(classes)), key=lambda i: classes[i][1].size):
+            if total >= beta:
+                return min(total, INF)
+            group = classes[i][1]
+            if group.size <= 2:
+                continue
+            value, _ = self.node_value(group, r - 1, beta - total + bounds[i], history + (guess,))
+            total += value - bounds[i]
+        return min(total, INF) if total >= beta else total
+
+    def _guess_bounds(self, guesses: np.ndarray, positions: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (bound, ordering key) of each guess at a node, as the kernel computes them."""
+        codes = self.table[np.ix_(guesses, positions)].astype(np.int64)
+        n_codes = self.game.n_codes
+        sizes = np.zeros((guesses.size, n_codes), np.int64)
+        np.add.at(sizes, (np.repeat(np.arange(guesses.size), positions.size), codes.ravel()), 1)
+        win = self.game.win_code
+        hit = sizes[:, win]
+        sizes[:, win] = 0
+        lbr = self.ws.lb[r - 1]
+        bound = hit + (np.where(sizes > 0, sizes + lbr[sizes], 0)).sum(axis=1)
+        useless = (sizes.max(axis=1) == positions.size)
+        bound = np.where(useless, INF, np.minimum(bound, INF))
+        return bound, bound * positions.size + 2 * (sizes * sizes).sum(axis=1)
 
     def lower_bound(self, positions: np.ndarray, r: int, upper: int, seconds: float,
                     guesses: np.ndarray | None = None, ghash: int = 0) -> int:
@@ -207,10 +283,17 @@ class Searcher:
         groups = np.split(positions[order], starts[1:])
         return [(int(v), g) for v, g in zip(values, groups) if v != self.game.win_code]
 
-    def shallowest(self, positions: np.ndarray, r: int, value: int, guesses, ghash) -> int:
+    def best(self, positions: np.ndarray, r: int, beta: int | None, path: tuple[int, ...], guesses=None,
+             ghash: int = 0) -> tuple[int, int]:
+        """Return (value fail-soft below `beta`, best guess) of the node reached by guess rows `path`."""
+        if self.symmetric and len(path) < self.options.symmetry_levels:
+            return self.node_value(positions, r, INF + 1 if beta is None else beta, path)
+        return self.value(positions, r, guesses, ghash, beta=beta)
+
+    def shallowest(self, positions: np.ndarray, r: int, value: int, path=(), guesses=None, ghash: int = 0) -> int:
         """Return the fewest guesses left (<= r) within which `positions` still cost `value`."""
-        while r > 1:
-            lower, _ = self.value(positions, r - 1, guesses, ghash, beta=value + 1)
+        while r > 1 and positions.size > 1:
+            lower, _ = self.best(positions, r - 1, value + 1, path, guesses, ghash)
             if lower != value:
                 break
             r -= 1
@@ -221,21 +304,22 @@ class Searcher:
         if guesses is None:
             guesses, ghash = self.allowed_after(history)
         nodes = Nodes()
-        self._grow(nodes, -1, -1, np.asarray(positions, np.int64), r, guesses, ghash, len(history))
+        path = tuple(int(g) for g, _ in history)
+        self._grow(nodes, -1, -1, np.asarray(positions, np.int64), r, guesses, ghash, path)
         return nodes
 
-    def _grow(self, nodes: Nodes, parent: int, code: int, positions, r, guesses, ghash, depth) -> int:
+    def _grow(self, nodes: Nodes, parent: int, code: int, positions, r, guesses, ghash, path) -> int:
         if positions.size <= 2:
             guess = int(self.game.target_index[positions[0]])
         else:
-            value, guess = self.value(positions, r, guesses, ghash)
+            value, guess = self.best(positions, r, None, path, guesses, ghash)
             if value >= INF or guess < 0:
                 raise RuntimeError(f"no tree finishes {positions.size} targets within {r} guesses")
-        node = nodes.add(parent, code, depth, guess, int(positions.size))
+        node = nodes.add(parent, code, len(path), guess, int(positions.size))
         total = int(positions.size)
         for child_code, group in self.split(guess, positions):
             child_guesses, child_hash = self.narrow(guesses, guess, child_code) if self.hard else (guesses, ghash)
-            child = self._grow(nodes, node, child_code, group, r - 1, child_guesses, child_hash, depth + 1)
+            child = self._grow(nodes, node, child_code, group, r - 1, child_guesses, child_hash, path + (guess,))
             total += nodes.subtree[child]
         nodes.subtree[node] = total
         return node

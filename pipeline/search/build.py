@@ -1,0 +1,222 @@
+"""Build an exact (or top-k) decision tree: the root, then its classes in parallel, resumably.
+
+The root guess is either fixed (`Plan.opener`: the tree is optimal for that opener) or searched
+(every first guess up to symmetry: the tree is optimal for the game). Each class below the root
+is solved and grown on its own (joblib processes, largest first); a finished class is written to
+a checkpoint file at once, so a killed build resumes where it stopped. The checkpoints of a game
+are removed once its tree artifact is written.
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
+from pipeline.trees import Nodes
+from solver import artifacts, atomic
+from solver.game import Game
+
+NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to build: a fixed first guess (or None: search it) and the search options."""
+
+    options: SearchOptions
+    opener: str | None = None
+    bound_seconds: float = 60.0  # top-k only: time spent raising the proven lower bound per class
+
+    def describe(self) -> str:
+        """Return the strategy text of the tree's metadata."""
+        return self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
+
+
+@dataclass
+class ClassResult:
+    """One root class, solved: its subtree, exact (or top-k) value, proven lower bound, work."""
+
+    code: int
+    nodes: Nodes
+    value: int
+    lower: int
+    stats: Stats
+    seconds: float
+
+
+def checkpoint_dir(game: Game, plan: Plan, folder: Path | None = None) -> Path:
+    """Return the folder of a build's finished classes (one per game, fingerprint and plan)."""
+    tag = hashlib.sha256(f"{game.fingerprint()}|{plan.describe()}|{artifacts.CODE_VERSION}".encode()).hexdigest()[:12]
+    return (folder or artifacts.artifacts_dir()) / ".checkpoints" / f"{game.key}-{tag}"
+
+
+def _save(path: Path, result: ClassResult) -> None:
+    arrays = {name: np.asarray(getattr(result.nodes, name), np.int64) for name in NODE_FIELDS}
+    meta = np.array([result.code, result.value, result.lower, result.stats.nodes, result.stats.full,
+                     result.stats.probes, result.stats.hits], np.int64)
+    with atomic.replacing(path) as tmp:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, meta=meta, seconds=np.float64(result.seconds), **arrays)
+
+
+def _load(path: Path) -> ClassResult | None:
+    try:
+        with np.load(path) as data:
+            nodes = Nodes(**{name: data[name].tolist() for name in NODE_FIELDS})
+            meta = data["meta"].tolist()
+            seconds = float(data["seconds"])
+    except (OSError, ValueError, KeyError):
+        return None  # a damaged checkpoint is solved again
+    return ClassResult(meta[0], nodes, meta[1], meta[2], Stats(*meta[3:7]), seconds)
+
+
+_SEARCHERS: dict = {}
+
+
+def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher:
+    # One searcher (and memo) per process, game and options: classes solved by the same worker
+    # share what they memoised, and the workspace is allocated once.
+    key = (game.key, game.fingerprint(), options)
+    found = _SEARCHERS.get(key)
+    if found is None or found.table.shape != table.shape:
+        _SEARCHERS.clear()
+        found = _SEARCHERS[key] = Searcher(game, table, options)
+    return found
+
+
+def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
+                checkpoint: Path | None = None) -> ClassResult:
+    """Return the optimal subtree (top-k: the best found) of one root class, shallowest among equals."""
+    start = time.perf_counter()
+    options = plan.options
+    searcher = _searcher(game, table, options)
+    before = searcher.stats
+    history = ((root, code),)
+    guesses, ghash = searcher.allowed_after(history)
+    r = options.max_guesses - 1
+    path = (root,)
+    value, _ = searcher.best(group, r, None, path, guesses, ghash)
+    if value >= INF:
+        raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
+    if options.shallow:
+        r = searcher.shallowest(group, r, value, path, guesses, ghash)
+    nodes = searcher.grow(group, r, history, guesses, ghash)
+    nodes.feedback[0] = code
+    lower = value
+    if not options.proves:
+        lower = searcher.lower_bound(group, options.max_guesses - 1, value, plan.bound_seconds, guesses, ghash)
+    after = searcher.stats
+    work = Stats(after.nodes - before.nodes, after.full - before.full, after.probes - before.probes,
+                 after.hits - before.hits)
+    result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
+    if checkpoint is not None:
+        _save(checkpoint / f"class-{code}.npz", result)
+    return result
+
+
+def _solve_in_worker(key, table, plan, root, code, group, checkpoint) -> ClassResult:
+    # Workers rebuild the game from the registry and run the kernel on one thread each.
+    from solver.games import get_game
+
+    import numba
+
+    numba.set_num_threads(1)
+    return solve_class(get_game(*key), table, plan, root, code, group, checkpoint)
+
+
+@dataclass
+class Built:
+    """A finished tree and what its metadata reports."""
+
+    nodes: Nodes
+    total: int
+    lower: int
+    proof: str  # "game", "opener" or "none" (top-k: an upper bound)
+    stats: Stats
+    seconds: float
+
+    def metadata(self) -> dict:
+        """Return the search figures stored in the tree artifact's metadata."""
+        return {"lower_bound": self.lower, "proven": self.proof, "nodes_searched": self.stats.nodes,
+                "full_nodes": self.stats.full, "memo_hit_rate": f"{self.stats.hit_rate:.4f}",
+                "search_seconds": f"{self.seconds:.1f}"}
+
+
+def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
+    """Return (the first guess, work done): the plan's opener, or the best over every first guess."""
+    if plan.opener is not None:
+        return game.index_of(plan.opener), Stats()
+    searcher = Searcher(game, table, plan.options)
+    positions = np.arange(game.n_targets, dtype=np.int64)
+    value, guess = searcher.best(positions, plan.options.max_guesses, None, ())
+    if value >= INF or guess < 0:
+        raise RuntimeError(f"{game.key}: no tree finishes every target within {plan.options.max_guesses} guesses")
+    return guess, searcher.stats
+
+
+def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=None, folder: Path | None = None) -> Built:
+    """Return the tree of `plan`: root classes solved in parallel, finished ones read from checkpoints."""
+    start = time.perf_counter()
+    root, stats = root_guess(game, table, plan)
+    positions = np.arange(game.n_targets, dtype=np.int64)
+    searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
+    groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
+    checkpoint = checkpoint_dir(game, plan, folder)
+    checkpoint.mkdir(parents=True, exist_ok=True)
+    done = {}
+    for path in checkpoint.glob("class-*.npz"):
+        result = _load(path)
+        if result is not None:
+            done[result.code] = result
+    todo = [(code, group) for code, group in groups if code not in done]
+    if progress:
+        progress(0, len(groups))
+        progress(len(groups) - len(todo), None)
+    runs = Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
+        delayed(_solve_in_worker)((game.name, game.variant), table, plan, root, code, group, checkpoint)
+        for code, group in todo)
+    for result in runs:
+        done[result.code] = result
+        if progress:
+            progress(1, None)
+    nodes = Nodes()
+    node = nodes.add(-1, -1, 0, root, game.n_targets)
+    total = lower = game.n_targets
+    for code, group in groups:
+        result = done[code]
+        nodes.graft(result.nodes, node)
+        total += result.value
+        lower += result.lower
+        stats = stats + result.stats
+    nodes.subtree[node] = total
+    if plan.options.proves:
+        proof = "opener" if plan.opener else "game"
+    else:
+        proof = "none"
+    return Built(nodes, total, min(lower, total), proof, stats, time.perf_counter() - start)
+
+
+def clear_checkpoints(game: Game, plan: Plan, folder: Path | None = None) -> None:
+    """Remove a build's checkpoint folder (after its artifact is written)."""
+    shutil.rmtree(checkpoint_dir(game, plan, folder), ignore_errors=True)
+
+
+def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder: Path | None = None,
+               force: bool = False, progress=None) -> tuple[bool, float]:
+    """Build and write a game's exact tree artifact unless it is up to date; return (built, seconds)."""
+    from pipeline.trees import max_guesses, to_arrow
+
+    if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=plan.describe()):
+        return False, 0.0
+    built = build(game, table, plan, jobs, progress, folder)
+    extra = {"targets": game.n_targets, "total_guesses": built.total, "max_guesses": max_guesses(built.nodes),
+             "strategy": plan.describe(), **built.metadata()}
+    artifacts.write(artifacts.TREE, game, to_arrow(game, built.nodes), extra, folder)
+    clear_checkpoints(game, plan, folder)
+    return True, built.seconds
