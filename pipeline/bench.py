@@ -1,14 +1,17 @@
-"""`make bench`: table-build throughput, runtime latencies and the full cards n=4 replay.
+"""`make bench`: table-build throughput, exact search, runtime latencies and the cards n=4 replay.
 
-Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``runtime``,
-``cards4`` (default: all). Figures are printed, never asserted: goals live in the README.
+Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
+``cards4``, ``state`` (the `wordle` state file of a million games; default: all). Figures are
+printed, never asserted: goals live in the README.
 """
 from __future__ import annotations
 
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -102,7 +105,102 @@ def bench_cards4() -> None:
           f"({'match' if str(total) == meta['total_guesses'] else 'MISMATCH'}), max {meta['max_guesses']}")
 
 
-SECTIONS = {"tables": bench_tables, "runtime": bench_runtime, "cards4": bench_cards4}
+def bench_exact() -> None:
+    """Print the exact search's warm times on one core: SALET proofs (normal, hard), Mastermind's."""
+    import numba
+
+    from pipeline.search.build import Plan, build
+    from pipeline.search.engine import SearchOptions, Searcher
+    from pipeline.tables import load_table
+    from solver.games import get_game
+
+    numba.set_num_threads(1)
+    table = load_table(get_game("wordle", "normal"))
+    for variant in ("normal", "hard"):
+        game = get_game("wordle", variant)
+        row = game.index_of("SALET")
+        Searcher(game, table, SearchOptions(memo_bits=10)).opener_total(row)  # compile or load the kernel
+        times, searcher = [], None
+        for _ in range(3):
+            searcher = Searcher(game, table, SearchOptions(memo_bits=20))
+            start = time.perf_counter()
+            total = searcher.opener_total(row)
+            times.append(time.perf_counter() - start)
+        stats = searcher.stats
+        print(f"exact SALET {variant}: total {total}, warm median {statistics.median(times):.2f} s on one core, "
+              f"{stats.nodes} nodes ({stats.full} full scoring passes), memo hit rate {stats.hit_rate:.1%}")
+    game = get_game("mastermind")
+    start = time.perf_counter()
+    built = build(game, load_table(game), Plan(SearchOptions(max_guesses=8, memo_bits=20)), jobs=1,
+                  folder=Path(tempfile.mkdtemp()))
+    print(f"exact mastermind (every first guess up to symmetry, proof and tree): total {built.total}, "
+          f"{time.perf_counter() - start:.2f} s, {built.stats.nodes} nodes, memo hit rate {built.stats.hit_rate:.1%}")
+
+
+STATE_GAMES = 1_000_000
+
+_LOAD_STATE = """
+import resource, sys, time, tracemalloc
+from solver.wordle_game import load_state
+
+def peak_rss():  # VmHWM: this process's own peak (ru_maxrss keeps the parent's across exec)
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+
+if sys.argv[2] == "traced":
+    tracemalloc.start()
+before = peak_rss()
+start = time.perf_counter()
+state = load_state(sys.argv[1])
+seconds = time.perf_counter() - start
+traced = tracemalloc.get_traced_memory()[1] if tracemalloc.is_tracing() else 0
+print(seconds, peak_rss() - before, traced, len(state.games))
+"""
+
+
+def synthetic_state(games: int, seed: int = 1):
+    """Return a `wordle` State with `games` random games: 1-6 guesses, the last the answer in 19 of 20."""
+    from solver.wordle_game import State
+    from solver.wordlists import builtin_answers, builtin_guesses
+
+    rng = np.random.default_rng(seed)
+    answers, guesses = builtin_answers(), builtin_guesses()
+    picked = rng.integers(0, len(answers), games).tolist()
+    counts = rng.integers(1, 7, games).tolist()
+    won = (rng.random(games) < 0.95).tolist()
+    words = iter(rng.integers(0, len(guesses), 6 * games).tolist())
+    history = []
+    for answer, count, win in zip(picked, counts, won):
+        played = [guesses[next(words)] for _ in range(count - win)]
+        history.append({"answer": answers[answer], "guesses": played + [answers[answer]] * win})
+    return State(games, history)
+
+
+def bench_state() -> None:
+    """Print the size, save time, load time and load peak memory of a 1,000,000-game state file."""
+    state = synthetic_state(STATE_GAMES)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "state.json"
+        start = time.perf_counter()
+        path.write_text(state.to_json(), encoding="utf-8")
+        save = time.perf_counter() - start
+        del state
+        runs = []
+        for mode in ("timed", "timed", "timed", "traced"):  # fresh processes: the peaks are the load's own
+            out = subprocess.run([sys.executable, "-c", _LOAD_STATE, str(path), mode], capture_output=True, text=True,
+                                 check=True).stdout.split()
+            runs.append((float(out[0]), int(out[1]), int(out[2])))
+        size = path.stat().st_size
+    print(f"wordle state file, {STATE_GAMES} games: {size / 1e6:.0f} MB, saved in {save:.2f} s; load median "
+          f"{statistics.median(t for t, _, _ in runs[:3]):.2f} s over 3 fresh processes, peak RSS "
+          f"+{max(m for _, m, _ in runs[:3]) / 1e6:.0f} MB, tracemalloc peak {runs[3][2] / 1e6:.0f} MB")
+
+
+SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "cards4": bench_cards4,
+            "state": bench_state}
 
 
 def main(argv: list[str]) -> None:

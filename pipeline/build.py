@@ -4,6 +4,7 @@ from __future__ import annotations
 from solver import artifacts
 from solver.games import VARIANTS, UnknownGameError, all_variants, get_game
 
+from pipeline.cleanup import remove_stale_temporaries
 from pipeline.progress import console, make_progress
 from pipeline.search.build import Plan, build_tree as build_exact_tree
 from pipeline.search.engine import SearchOptions
@@ -25,7 +26,7 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
     ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
-    ("bulls", "default"): Plan(SearchOptions(mode="top-k", k=20, max_guesses=8)),
+    ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
 }
 # Which table a variant's tree scores with (None: no table, score through the rule).
 TABLE_OF = {("wordle", "hard"): ("wordle", "normal"), ("cards", "n4"): None}
@@ -42,6 +43,7 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
     for name in names or []:
         if name not in VARIANTS:
             raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
+    remove_stale_temporaries()  # what a killed build left in artifacts/ (pipeline.cleanup)
     with make_progress() as progress:
         for game in table_games(names):
             task = progress.add_task(f"table {game.key}", total=game.n_guesses)

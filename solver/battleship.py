@@ -18,7 +18,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
-from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
+from solver.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
+from solver.limits import excerpt
 
 COLUMNS = "ABCDEFGH"
 ROWS = 4
@@ -56,7 +57,7 @@ def parse_locations(texts: Sequence[str], count: int = SHIPS) -> list[Location]:
     for text in texts:
         loc = to_location(text)
         if loc is None:
-            raise ValueError(f"not a location (column A-H then row 1-4): {text!r}")
+            raise ValueError(f"not a location (column A-H then row 1-4): {excerpt(text)}")
         locations.append(loc)
     unique_tokens([from_location(loc) for loc in locations], count, "location")
     return locations
@@ -121,19 +122,42 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
     )
 
 
+MAX_LOCATIONS = 64  # more locations than any board's ships: a longer value is not a guess
+
+
+def check_locations(value: Sequence[Location], what: str = "guess") -> list[Location]:
+    """Return the distinct Locations of `value`, a sequence of (column, row) pairs of integers.
+
+    ValueError naming the bad value or location otherwise (column 0-7 for A-H, row 0 or more;
+    strings, mappings and sets are not sequences here).
+    """
+    items = sequence_items(value, MAX_LOCATIONS)
+    if items is None or not items or len(items) > MAX_LOCATIONS:
+        raise ValueError(f"battleship {what} must be a sequence of locations, (column, row) pairs, got {excerpt(value)}")
+    locations = []
+    for item in items:
+        pair = sequence_items(item, 2)
+        if (pair is None or len(pair) != 2 or not all(is_integer(v) for v in pair)
+                or not (0 <= pair[0] < len(COLUMNS) and pair[1] >= 0)):
+            raise ValueError(f"battleship {what}: not a location, a (column 0-{len(COLUMNS) - 1}, row 0 or more) "
+                             f"pair of integers: {excerpt(item)}")
+        locations.append(Location(int(pair[0]), int(pair[1])))
+    unique_tokens([from_location(loc) for loc in locations], None, "location")
+    return locations
+
+
 def feedback(target: Sequence[Location], guess: Sequence[Location]) -> tuple[int, int, int]:
     """Return (exact, one_away, two_away) for `guess` against the ships of `target`."""
+    target, guess = check_locations(target, "target"), check_locations(guess)
     if len(target) != len(guess):
         raise ValueError(f"target has {len(target)} locations but guess has {len(guess)}")
-    unique_tokens([from_location(Location(*loc)) for loc in target], None, "location")
-    unique_tokens([from_location(Location(*loc)) for loc in guess], None, "location")
-    g = np.array(_row([Location(*loc) for loc in guess]), dtype=np.int32)
-    t = np.array(_row([Location(*loc) for loc in target]), dtype=np.int32)
+    g = np.array(_row(guess), dtype=np.int32)
+    t = np.array(_row(target), dtype=np.int32)
     return digits(make_rule(len(guess))(g, t), len(guess) + 1, 3)
 
 
 def _guess_label(guess: Sequence[Location]) -> str:
-    return label([Location(*loc) for loc in guess])
+    return label(check_locations(guess))
 
 
 def _guess_value(text: str) -> list[Location]:
@@ -148,4 +172,4 @@ def initial_guess() -> tuple[list[Location], State]:
 
 def next_guess(previous: tuple[list[Location], State], feedback: tuple[int, int, int]) -> tuple[list[Location], State]:
     """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
-    return next_from(previous, feedback, _guess_label, _guess_value)
+    return next_from(previous, feedback, _guess_label, _guess_value, "battleship")

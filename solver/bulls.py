@@ -13,6 +13,7 @@ from itertools import permutations
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
+from solver.limits import excerpt
 from solver.game import Game, check_feedback, digits, mixed_radix
 from solver.symmetry import MAX_POSITIONS, canonical_guesses
 
@@ -22,9 +23,9 @@ DIGITS = 4
 def parse_code(text: str, length: int = DIGITS) -> str:
     """Return `text` if it is `length` distinct digits 0-9; ValueError naming it otherwise."""
     if not isinstance(text, str) or len(text) != length or not text.isdigit() or not text.isascii():
-        raise ValueError(f"not a code of {length} digits 0-9: {text!r}")
+        raise ValueError(f"not a code of {length} digits 0-9: {excerpt(text)}")
     if len(set(text)) != length:
-        raise ValueError(f"code repeats a digit: {text!r}")
+        raise ValueError(f"code repeats a digit: {excerpt(text)}")
     return text
 
 
@@ -90,4 +91,10 @@ def initial_guess() -> tuple[str, State]:
 
 def next_guess(previous: tuple[str, State], feedback: tuple[int, int]) -> tuple[str, State]:
     """Return (next guess, new state) after `previous` = (guess, state) received (bulls, cows)."""
-    return next_from(previous, feedback, str, str)
+    return next_from(previous, feedback, _guess_text, str, "bulls")
+
+
+def _guess_text(guess: str) -> str:
+    if not isinstance(guess, str):
+        raise ValueError(f"bulls guess must be a string like '0123', got {excerpt(guess)}")
+    return guess

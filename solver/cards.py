@@ -25,7 +25,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
-from solver.game import Game, check_feedback, digits, mixed_radix, unique_tokens
+from solver.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
+from solver.limits import excerpt
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -69,7 +70,7 @@ def parse_cards(texts: Sequence[str], count: int | None = None) -> list[Card]:
     for text in texts:
         card = to_card(text)
         if card is None:
-            raise ValueError(f"not a card (rank 2-9 T J Q K A then suit C D H S): {text!r}")
+            raise ValueError(f"not a card (rank 2-9 T J Q K A then suit C D H S): {excerpt(text)}")
         cards.append(card)
     if count is None and not 1 <= len(cards) <= MAX_CARDS:
         raise ValueError(f"expected 1 to {MAX_CARDS} cards, got {len(cards)}")
@@ -148,8 +149,8 @@ def suit_representatives(n: int) -> np.ndarray:
 @lru_cache(maxsize=None)
 def game(n: int = 2) -> Game:
     """Return the card game with `n` hidden cards (every n-card hand is a target and a guess)."""
-    if not 1 <= n <= MAX_CARDS:
-        raise ValueError(f"the card game takes 1 to {MAX_CARDS} cards, got {n}")
+    if not is_integer(n) or not 1 <= n <= MAX_CARDS:
+        raise ValueError(f"the card game takes 1 to {MAX_CARDS} cards, got {excerpt(n)}")
     deck = [Card(rank, suit) for suit in range(len(SUITS)) for rank in range(len(RANKS))]
     hands = list(combinations(deck, n))
     base = n + 1
@@ -169,19 +170,40 @@ def game(n: int = 2) -> Game:
     )
 
 
+def check_cards(value: Sequence[Card], what: str = "guess") -> list[Card]:
+    """Return the 1 to 4 distinct Cards of `value`, a sequence of (rank, suit) pairs of integers.
+
+    ValueError naming the bad value or card otherwise (rank 0-12 for 2..A, suit 0-3 for C D H S;
+    strings, mappings and sets are not sequences here).
+    """
+    items = sequence_items(value, MAX_CARDS)
+    if items is None or not 1 <= len(items) <= MAX_CARDS:
+        raise ValueError(f"cards {what} must be a sequence of 1 to {MAX_CARDS} cards, (rank, suit) pairs, "
+                         f"got {excerpt(value)}")
+    cards = []
+    for item in items:
+        pair = sequence_items(item, 2)
+        if (pair is None or len(pair) != 2 or not all(is_integer(v) for v in pair)
+                or not (0 <= pair[0] < len(RANKS) and 0 <= pair[1] < len(SUITS))):
+            raise ValueError(f"cards {what}: not a card, a (rank 0-{len(RANKS) - 1}, suit 0-{len(SUITS) - 1}) "
+                             f"pair of integers: {excerpt(item)}")
+        cards.append(Card(int(pair[0]), int(pair[1])))
+    unique_tokens([from_card(c) for c in cards], None, "card")
+    return cards
+
+
 def feedback(answer: Sequence[Card], guess: Sequence[Card]) -> tuple[int, int, int, int, int]:
     """Return (correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_suits)."""
+    answer, guess = check_cards(answer, "answer"), check_cards(guess)
     if len(answer) != len(guess):
         raise ValueError(f"answer has {len(answer)} cards but guess has {len(guess)}")
-    for hand in (answer, guess):
-        unique_tokens([from_card(Card(*c)) for c in hand], None, "card")
-    g = np.array(_row([Card(*c) for c in guess]), dtype=np.int32)
-    a = np.array(_row([Card(*c) for c in answer]), dtype=np.int32)
+    g = np.array(_row(guess), dtype=np.int32)
+    a = np.array(_row(answer), dtype=np.int32)
     return digits(make_rule(len(guess))(g, a), len(guess) + 1, 5)
 
 
 def _guess_label(guess: Sequence[Card]) -> str:
-    return label([Card(*card) for card in guess])
+    return label(check_cards(guess))
 
 
 def _guess_value(text: str) -> list[Card]:
@@ -190,10 +212,12 @@ def _guess_value(text: str) -> list[Card]:
 
 def initial_guess(n: int) -> tuple[list[Card], State]:
     """Return (first guess of `n` cards, state), from the precomputed tree."""
-    text, state = get_solver(game(n)).initial_guess()
+    if not is_integer(n) or not 1 <= n <= MAX_CARDS:
+        raise ValueError(f"the card game takes 1 to {MAX_CARDS} cards, got {excerpt(n)}")
+    text, state = get_solver(game(int(n))).initial_guess()
     return _guess_value(text), state
 
 
 def next_guess(previous: tuple[list[Card], State], feedback: tuple[int, int, int, int, int]) -> tuple[list[Card], State]:
     """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
-    return next_from(previous, feedback, _guess_label, _guess_value)
+    return next_from(previous, feedback, _guess_label, _guess_value, "cards")

@@ -5,6 +5,9 @@ neither Numba nor pyarrow); here are only the options, the printing and the erro
 """
 from __future__ import annotations
 
+import logging
+import os
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Iterator, Optional
@@ -21,6 +24,23 @@ def fail(message: str) -> None:
     """Print a one-line error on stderr and exit with status 2."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     raise typer.Exit(ERROR_EXIT)
+
+
+class WarningLines(logging.Handler):
+    """Print the library's warnings (e.g. an unusable tree file) on stderr, one line each."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"warning: {' '.join(record.getMessage().split())}", err=True)
+
+
+_WARNINGS = WarningLines(logging.WARNING)
+
+
+def show_warnings() -> None:
+    """Print the `solver` loggers' warnings as `warning: ...` lines on stderr (installed once)."""
+    logger = logging.getLogger("solver")
+    if _WARNINGS not in logger.handlers:
+        logger.addHandler(_WARNINGS)
 
 
 class OneLineErrors(TyperGroup):
@@ -42,7 +62,25 @@ class OneLineErrors(TyperGroup):
 
     def invoke(self, ctx):
         with self._usage_errors():
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except BrokenPipeError:
+                closed_output()
+
+
+def closed_output() -> None:
+    """End quietly when standard output is closed early (`deduce ... | head`): no message, exit 1.
+
+    As the Python documentation advises (and as `wordle` does), standard output is pointed at
+    /dev/null so that the interpreter's last flush cannot fail again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real descriptor (e.g. tests' captured output)
+        pass
+    raise typer.Exit(1)
 
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
@@ -56,6 +94,8 @@ def domain_errors() -> Iterator[None]:
         yield
     except ValueError as err:
         fail(str(err))
+    except BrokenPipeError:  # our standard output was closed: not an error (see `closed_output`)
+        raise
     except OSError as err:
         fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
 
@@ -73,7 +113,7 @@ Guesses = Annotated[Optional[Path], typer.Option(
     help="Wordle: your acceptable-guess list, one word a line (without --answers every word may be the answer).")]
 Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses (openers) to rank.")]
 Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes for tree building.")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
 
 FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the other games integers "
@@ -84,6 +124,7 @@ FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the o
 @app.callback(help=f"Deduction-game solvers played from precomputed decision trees.\n\n{FORMATS}")
 def main() -> None:
     """Deduction-game solvers played from precomputed decision trees."""
+    show_warnings()
 
 
 def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
@@ -121,6 +162,8 @@ def tree(
     from solver.engine import get_solver
 
     with domain_errors():
+        if dot is not None:
+            atomic.check_writable(dot)  # before the work, not after
         chosen = _game(game, variant, hard, answers, guesses)
         view = locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(summary(view, candidates))
@@ -214,6 +257,8 @@ def bench(
     from solver.commands import bench as benchmark
 
     with domain_errors():
+        if plot is not None:
+            benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
         result = benchmark.run(_game(game, variant, hard, answers, guesses), sample, seed)
         _say(benchmark.histogram(result))
         if plot is not None:
@@ -225,19 +270,45 @@ def bench(
 def openers(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game (default wordle).")] = "wordle",
     top: Top = 5,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
+    words: Annotated[Optional[str], typer.Option(
+        "--words", "-w", metavar="GUESS,GUESS...", show_default=False,
+        help="Rank these openers (comma-separated, any case) instead of the --top best by score.")] = None,
+    cutoff: Annotated[Optional[int], typer.Option(
+        "--cutoff", metavar="T", min=1, show_default=False,
+        help="With --exact: abandon an opener once its total provably reaches T; printed as '>= bound'.")] = None,
+    jobs: Jobs = 2,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
 ) -> None:
-    """Rank openers: total guesses over every answer when the solver follows each of the best K.
+    """Rank openers: total guesses over every answer, by following the solver or (--exact) optimally.
 
-    The K openers are the best by expected remaining candidates; each is followed by the solver
-    (the tree after the tree's own opener, live computation after the others). Sorted by total
-    guesses; the tree's own opener is added for comparison (marked "tree"). Wordle takes about
-    4 s per opener on 2 cores, so the default `--top 5` takes about 25 s.
+    Without --exact: the K openers best by expected remaining candidates (or the --words) are each
+    followed by the solver (the tree after the tree's own opener, live computation after the
+    others), sorted by total guesses; the tree's own opener is added for comparison (marked
+    "tree"). Wordle takes about 4 s per opener on 2 cores, so the default `--top 5` takes about 25 s.
+
+    With --exact: the least total of any tree opening with each guess (at most 6 guesses for
+    Wordle), one line per opener, best first: `SALET 7920`; with `--cutoff T` an opener that
+    cannot beat T is abandoned early and printed as `TRACE >= 7926` (a proven lower bound).
+    Openers are shared by --jobs processes. Wordle on 2 cores: 1-20 s per good opener
+    (`--exact --top 10`, or the six best published openers: under a minute); a weak opener such
+    as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses it in 2 s (a cutoff
+    close to the totals saves little).
     """
-    from solver.commands import bench as benchmark
+    from solver.commands import bench as benchmark, openers as exact_openers
 
     with domain_errors():
-        _say(benchmark.openers_table(benchmark.openers(_game(game, variant, hard, answers, guesses), top)))
+        exact_openers.check_options(exact, cutoff)
+        chosen = _game(game, variant, hard, answers, guesses)
+        rows = exact_openers.parse_words(chosen, words) if words is not None else None
+        if not exact:
+            _say(benchmark.openers_table(benchmark.openers(chosen, top, rows)))
+            return
+        stderr = typer.get_text_stream("stderr")
+        progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \
+            if stderr.isatty() else None
+        results = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress)
+        _say(exact_openers.lines(chosen, results))
 
 
 @app.command()

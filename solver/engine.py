@@ -4,13 +4,17 @@
 `next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
 guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
 user's own), the solver filters the candidates by the history and chooses with the same greedy
-rule as the pipeline (`solver.strategy`), compiling the kernels lazily; it logs why at info level.
+rule as the pipeline (`solver.strategy`), compiling the kernels lazily; it logs why at info level,
+except for a tree file that exists but cannot be used (unreadable, stale, failing its checksum or
+its checks): that is a WARNING naming the file, once per process and file (`Solver.tree_error`).
 
 States are immutable: `next_guess` returns a new `State` and never changes the one it is given.
 """
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -18,8 +22,10 @@ from typing import Any
 import numpy as np
 
 from solver.game import Game
+from solver.limits import excerpt
 
 log = logging.getLogger(__name__)
+_WARNED: set[str] = set()  # the unusable-tree warnings given in this process
 
 
 class InconsistentFeedbackError(ValueError):
@@ -116,6 +122,7 @@ class Solver:
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
+        self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
 
     @property
     def tree(self) -> Tree | None:
@@ -125,9 +132,15 @@ class Solver:
 
             try:
                 self._tree = Tree(self.game, self._folder)
-            except (artifacts.MissingTableError, artifacts.ArtifactError) as err:
-                log.info("no usable tree for %s (%s): computing live", self.game.key, err)
+            except artifacts.MissingTableError as err:
+                log.info("no tree file for %s (%s): computing live", self.game.key, err)
                 self._tree = False
+            except artifacts.ArtifactError as err:
+                self.tree_error = " ".join(str(err).split())
+                self._tree = False
+                if self.tree_error not in _WARNED:  # once per process and file (and problem)
+                    _WARNED.add(self.tree_error)
+                    log.warning("no usable tree for %s, computing live: %s", self.game.key, self.tree_error)
         return self._tree or None
 
     # -- the public protocol ------------------------------------------------------------------
@@ -215,27 +228,47 @@ class Solver:
         return positions[codes == code]
 
 
-_SOLVERS: dict[int, Solver] = {}
+SOLVER_CACHE_SIZE = 16  # the built-in variants in use plus the 8 games of wordle.game's cache
+_SOLVERS: OrderedDict[int, Solver] = OrderedDict()  # id(game) -> solver, least recently used first
+_SOLVERS_LOCK = threading.Lock()
 
 
 def get_solver(game: Game) -> Solver:
-    """Return the shared Solver of a game variant (its tree is loaded once per process)."""
-    solver = _SOLVERS.get(id(game))
-    if solver is None or solver.game is not game:
-        solver = _SOLVERS[id(game)] = Solver(game)
+    """Return the shared Solver of a game variant (its tree is loaded once while it stays cached).
+
+    The SOLVER_CACHE_SIZE most recently used solvers are kept, no more: a solver holds its game,
+    so an unbounded cache would keep every game ever played (every custom word list) alive.
+    """
+    key = id(game)
+    with _SOLVERS_LOCK:
+        solver = _SOLVERS.get(key)
+        if solver is None or solver.game is not game:
+            solver = _SOLVERS[key] = Solver(game)  # cheap: the tree loads on first use
+        _SOLVERS.move_to_end(key)
+        while len(_SOLVERS) > SOLVER_CACHE_SIZE:
+            _SOLVERS.popitem(last=False)
     return solver
 
 
-def next_from(previous, feedback, to_label, from_label):
+def next_from(previous, feedback, to_label, from_label, name: str | None = None):
     """Return (next guess, new state) for a game module's `next_guess((guess, state), feedback)`.
 
-    `to_label` turns the module's guess value into guess text; `from_label` the reverse.
+    `to_label` turns the module's guess value into guess text (ValueError if it is not a guess);
+    `from_label` the reverse. `name`: the module's game, which the state must be of.
     """
     try:
         guess, state = previous
     except (TypeError, ValueError):
-        raise ValueError("next_guess takes (guess, state) as its first argument") from None
+        raise ValueError(f"next_guess takes (guess, state) as its first argument, got {excerpt(previous)}") from None
     if not isinstance(state, State):
-        raise ValueError(f"not a solver state: {state!r}")
-    label, new = state.solver.next_guess(to_label(guess), state, feedback)
+        raise ValueError(f"not a solver state: {excerpt(state)}")
+    game = state.solver.game
+    if name is not None and game.name != name:
+        raise ValueError(f"the state is of a {game.name} game, not {name}")
+    label = to_label(guess)
+    try:
+        game.index_of(label)
+    except (KeyError, TypeError):
+        raise ValueError(f"{excerpt(guess)} is not an allowed guess of {game.key}") from None
+    label, new = state.solver.next_guess(label, state, feedback)
     return from_label(label), new

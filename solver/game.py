@@ -15,10 +15,14 @@ fields); ``decode``/``encode`` convert between a code and the game's public feed
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable, Sequence
 
 import numpy as np
+
+from solver.limits import excerpt
 
 Rule = Callable[[np.ndarray, np.ndarray], int]
 
@@ -108,16 +112,41 @@ def digits(code: int, base: int, count: int) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def check_feedback(fields: Any, count: int, limit: int, what: str) -> tuple[int, ...]:
-    """Return `fields` as a tuple of `count` ints in 0..limit, or raise ValueError saying why."""
+def is_integer(value: Any) -> bool:
+    """Return whether `value` is an int or a NumPy integer, but not a bool (True is not 1 here)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def sequence_items(value: Any, count: int | None = None) -> tuple | None:
+    """Return the items of a sequence (list, tuple, array, iterator), or None if `value` is not one.
+
+    Strings, bytes, mappings and sets are not sequences here (a dict would give its keys, a set
+    its items in no fixed order). With `count`, at most count + 1 items are taken (enough to see
+    that there are too many), so that an endless iterator cannot hang the caller.
+    """
+    if isinstance(value, (str, bytes, bytearray, Mapping, Set)):
+        return None
     try:
-        values = tuple(fields)
+        iterator = iter(value)
     except TypeError:
-        raise ValueError(f"{what} feedback must be {count} integers, got {fields!r}") from None
-    if len(values) != count or not all(isinstance(v, (int, np.integer)) for v in values):
-        raise ValueError(f"{what} feedback must be {count} integers, got {fields!r}")
+        return None
+    try:
+        return tuple(iterator if count is None else islice(iterator, count + 1))
+    except Exception:  # an iterator failing midway: not a usable sequence
+        return None
+
+
+def check_feedback(fields: Any, count: int, limit: int, what: str) -> tuple[int, ...]:
+    """Return `fields` as a tuple of `count` ints in 0..limit, or raise ValueError naming it.
+
+    `fields` is a sequence (list, tuple, 1-D array) of ints or NumPy integers; bools, floats,
+    strings, mappings and sets are refused.
+    """
+    values = sequence_items(fields, count)
+    if values is None or len(values) != count or not all(is_integer(v) for v in values):
+        raise ValueError(f"{what} feedback must be a sequence of {count} integers, got {excerpt(fields)}")
     if any(v < 0 or v > limit for v in values):
-        raise ValueError(f"{what} feedback values must lie in 0..{limit}, got {values!r}")
+        raise ValueError(f"{what} feedback values must lie in 0..{limit}, got {excerpt(fields)}")
     return tuple(int(v) for v in values)
 
 

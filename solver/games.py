@@ -5,6 +5,7 @@ from importlib import import_module
 from typing import Callable
 
 from solver.game import Game
+from solver.limits import excerpt
 
 # variant name -> factory call; the first variant of each game is its default.
 VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
@@ -37,11 +38,11 @@ def _module(name: str):
 def get_game(name: str, variant: str | None = None) -> Game:
     """Return a registered game variant (its default variant when `variant` is None)."""
     if name not in VARIANTS:
-        raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
+        raise UnknownGameError(f"unknown game {excerpt(name)}: choose from {', '.join(VARIANTS)}")
     variants = VARIANTS[name]
     variant = variant or next(iter(variants))
     if variant not in variants:
-        raise UnknownGameError(f"unknown variant {variant!r} of {name}: choose from {', '.join(variants)}")
+        raise UnknownGameError(f"unknown variant {excerpt(variant)} of {name}: choose from {', '.join(variants)}")
     return variants[variant]()
 
 

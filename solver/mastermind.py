@@ -13,6 +13,7 @@ from itertools import product
 import numpy as np
 
 from solver.engine import State, get_solver, next_from
+from solver.limits import excerpt
 from solver.game import Game, check_feedback, digits, mixed_radix
 from solver.symmetry import MAX_POSITIONS, canonical_guesses
 
@@ -24,7 +25,7 @@ def parse_code(text: str, pegs: int = PEGS, colours: int = COLOURS) -> str:
     """Return `text` if it is a code of `pegs` digits 1..colours; ValueError naming it otherwise."""
     allowed = "".join(str(c) for c in range(1, colours + 1))
     if not isinstance(text, str) or len(text) != pegs or any(ch not in allowed for ch in text):
-        raise ValueError(f"not a code of {pegs} colours {allowed[0]}-{allowed[-1]}: {text!r}")
+        raise ValueError(f"not a code of {pegs} colours {allowed[0]}-{allowed[-1]}: {excerpt(text)}")
     return text
 
 
@@ -90,4 +91,10 @@ def initial_guess() -> tuple[str, State]:
 
 def next_guess(previous: tuple[str, State], feedback: tuple[int, int]) -> tuple[str, State]:
     """Return (next guess, new state) after `previous` = (guess, state) received (black, white)."""
-    return next_from(previous, feedback, str, str)
+    return next_from(previous, feedback, _guess_text, str, "mastermind")
+
+
+def _guess_text(guess: str) -> str:
+    if not isinstance(guess, str):
+        raise ValueError(f"mastermind guess must be a string like '1122', got {excerpt(guess)}")
+    return guess

@@ -23,6 +23,7 @@ import numpy as np
 
 from solver.engine import State, get_solver, next_from
 from solver.game import Game
+from solver.limits import excerpt
 from solver.wordlists import builtin_answers, builtin_guesses, check_subset, check_word, normalise
 
 MARKS = "RYG"
@@ -90,8 +91,8 @@ def encode_word(word: str) -> list[int]:
 
 def marks_to_code(marks: str, length: int = 5) -> int:
     """Return the code of a mark string like "GYRRR"; ValueError if it is malformed."""
-    if not isinstance(marks, str) or len(marks) != length or any(m not in MARKS for m in marks.upper()):
-        raise ValueError(f"marks must be {length} letters from G, Y, R, got {marks!r}")
+    if not isinstance(marks, str) or len(marks) != length or any(m not in "RYGryg" for m in marks):
+        raise ValueError(f"marks must be {length} letters from G, Y, R, got {excerpt(marks)}")
     return sum(MARKS.index(m) * 3**i for i, m in enumerate(marks.upper()))
 
 
@@ -200,6 +201,10 @@ def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
     `answers`/`guesses` are word lists (any case); with `guesses` alone every acceptable word is a
     possible answer. `answers_only`: only the built-in answers may be guessed (see `game`).
     """
+    for flag, value in (("hard", hard), ("answers_only", answers_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {excerpt(value)}")
+    hard, answers_only = bool(hard), bool(answers_only)
     norm = lambda words, name: None if words is None else normalise(words, name)
     chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only)
     text, state = get_solver(chosen).initial_guess()
@@ -208,7 +213,13 @@ def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
 
 def next_guess(previous: tuple[str, State], marks: str) -> tuple[str, State]:
     """Return (next guess, new state) after `previous` = (guess, state) received `marks` ("GYRRR")."""
-    return next_from(previous, marks, lambda word: str(word).upper(), str)
+    return next_from(previous, marks, _guess_text, str, "wordle")
+
+
+def _guess_text(guess: str) -> str:
+    if not isinstance(guess, str):
+        raise ValueError(f"wordle guess must be a word (a string), got {excerpt(guess)}")
+    return guess.upper()
 
 
 def hard_allows(candidate: np.ndarray, guess: np.ndarray, code: int, length: int) -> bool:

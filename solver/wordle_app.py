@@ -9,7 +9,11 @@ Three parts, kept apart:
   the conformance tests read, `RichUI` a coloured board and keyboard.
 
 Every error ends the program with one line on standard error and a non-zero status: 2 for bad
-arguments, 1 for anything else (files, lists, input), 130 when interrupted.
+arguments, 1 for anything else (files, lists, input), 130 when interrupted. The files read must
+be regular files no larger than their caps (`solver.limits`): word lists 16 MB, the state file
+256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
+file is checked for writing before the first game and written by `solver.atomic`. Standard
+output closed early (`wordle ... | head`) ends the program quietly with status 1.
 """
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from solver.atomic import write_text
+from solver.atomic import check_writable, write_text
+from solver.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
 from solver.wordle_game import (
     MAX_GUESSES,
     Round,
@@ -74,7 +79,9 @@ _KIND_NAMES = {bool: "true or false", int: "an integer", str: "a string"}
 
 def _natural(text: str) -> int:
     if not re.fullmatch(r"[0-9]+", text):
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {excerpt(text)}")
+    if len(text.lstrip("0")) > len(str(U64_MAX)):  # int() refuses over 4300 digits
+        raise argparse.ArgumentTypeError(f"expected an integer below 2**64, got {excerpt(text)}")
     return int(text)
 
 
@@ -102,15 +109,15 @@ def build_parser() -> argparse.ArgumentParser:
 def load_config(path: str) -> dict[str, Any]:
     """Return the options set in a JSON config file; WordleError if it is unreadable or malformed."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise WordleError(f"cannot read config file {path}: {getattr(err, 'strerror', None) or err}") from None
+        text = read_text(path, CONFIG_LIMIT, "config file")
+    except InputFileError as err:
+        raise WordleError(str(err)) from None
     data = parse_json_object(text, f"config file {path}")
     config = {}
     for key, value in data.items():
         kind = CONFIG_TYPES.get(key)
         if kind is None:
-            raise WordleError(f"config file {path}: unknown key {key!r} (known: {', '.join(CONFIG_TYPES)})")
+            raise WordleError(f"config file {path}: unknown key {excerpt(key)} (known: {', '.join(CONFIG_TYPES)})")
         if value is None:
             continue
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -153,7 +160,7 @@ def build_session(options: Options) -> Session:
     if options.word is not None:
         session.word = normalise_word(options.word)
         if session.word not in answers:
-            raise WordleError(f"the answer {options.word!r} is not in the answer list")
+            raise WordleError(f"the answer {excerpt(options.word)} is not in the answer list")
     if options.random:
         day = options.day if options.day is not None else 1
         if day > len(answers):
@@ -162,13 +169,19 @@ def build_session(options: Options) -> Session:
     if options.state is not None:
         path = options.state
         session.state = load_state(path)
+        _save_state(path, None)  # an unwritable state file is refused before the first game
         session.save = lambda state: _save_state(path, state)
     return session
 
 
-def _save_state(path: str, state: State) -> None:
+def _save_state(path: str, state: State | None) -> None:
+    """Write the state file (see `solver.atomic`: its mode is kept, a read-only one or a missing
+    folder refused); with no state, only check that it could be written."""
     try:
-        write_text(path, state.to_json())
+        if state is None:
+            check_writable(path)
+        else:
+            write_text(path, state.to_json())
     except OSError as err:
         raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
 

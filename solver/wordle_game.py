@@ -6,14 +6,19 @@ The marks themselves come from `solver.wordle` (`feedback`, `hard_mode_allows`).
 """
 from __future__ import annotations
 
+import errno
+import gc
 import itertools
 import json
 import string
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Protocol, Sequence
+from sys import intern
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
+from solver.limits import STATE_LIMIT, InputFileError, excerpt, read_text
 from solver.rustrand import shuffle
 from solver.wordle import feedback, hard_mode_allows
 
@@ -66,7 +71,7 @@ class Round:
         """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count."""
         word = normalise_word(line)
         if word is None:
-            raise InvalidGuess(f"not a {WORD_LENGTH}-letter word: {line.strip()!r}")
+            raise InvalidGuess(f"not a {WORD_LENGTH}-letter word: {excerpt(line.strip())}")
         if word not in self.acceptable:
             raise InvalidGuess(f"{word} is not in the list of acceptable words")
         if self.hard:
@@ -150,18 +155,74 @@ class State:
         self.total_rounds += 1
 
     def to_json(self) -> str:
-        return json.dumps({"total_rounds": self.total_rounds, "games": self.games}, indent=2) + "\n"
+        """Return the state file's text: compact JSON (no indentation), one line and a newline."""
+        return json.dumps({"total_rounds": self.total_rounds, "games": self.games}, separators=(",", ":")) + "\n"
 
 
-def parse_json_object(text: str, name: str) -> dict:
-    """Return the JSON object in `text`; WordleError naming `name` if it is not valid JSON or not an object."""
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector inside the block (as it was after it).
+
+    Parsing a large state file builds millions of objects and no reference cycles: the collector
+    would run over and over for nothing (it made loading a million games several times slower).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        data = json.loads(text)
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def parse_json_object(text: str, name: str, object_hook: Callable[[dict], dict] | None = None) -> dict:
+    """Return the JSON object in `text`; WordleError naming `name` if it is not valid JSON or not an object.
+
+    Nesting too deep for the parser is invalid JSON too.
+    """
+    try:
+        with gc_paused():
+            data = json.loads(text, object_hook=object_hook)
     except ValueError as err:
         raise WordleError(f"{name} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise WordleError(f"{name} is not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise WordleError(f"{name}: expected a JSON object")
     return data
+
+
+_ABSENT = object()
+
+
+def _game_words() -> tuple[Callable[[dict], dict], list]:
+    """Return (hook, malformed): a JSON object hook for the state file, and what it noticed.
+
+    The hook makes the equal words of games one string object (`sys.intern`): a long history
+    repeats the same few thousand words millions of times, and sharing them while parsing nearly
+    halves a large state file's memory, at its peak while loading too. It notes in `malformed`
+    any object whose "answer" is not a string or whose "guesses" is not a list of strings, so
+    that `parse_state` looks for the first bad game only when there may be one.
+    """
+    malformed: list = []
+
+    def hook(obj: dict) -> dict:
+        guesses = obj.get("guesses", _ABSENT)
+        if guesses.__class__ is list:
+            try:
+                guesses[:] = map(intern, guesses)
+            except TypeError:  # not all strings: left unchanged
+                malformed.append(True)
+        elif guesses is not _ABSENT:
+            malformed.append(True)
+        answer = obj.get("answer", _ABSENT)
+        if answer.__class__ is str:
+            obj["answer"] = intern(answer)
+        elif answer is not _ABSENT:
+            malformed.append(True)
+        return obj
+
+    return hook, malformed
 
 
 def parse_state(text: str, name: str = "state file") -> State:
@@ -169,18 +230,21 @@ def parse_state(text: str, name: str = "state file") -> State:
 
     Every key is optional; the words are not checked. A missing total_rounds counts the games.
     """
-    data = parse_json_object(text, name)
-    games = data.get("games", [])
-    if not isinstance(games, list):
-        raise WordleError(f'{name}: "games" must be a list')
-    for number, game in enumerate(games, start=1):
-        if not isinstance(game, dict):
-            raise WordleError(f"{name}: game {number} must be an object")
-        if "answer" in game and not isinstance(game["answer"], str):
-            raise WordleError(f'{name}: game {number}: "answer" must be a string')
-        guesses = game.get("guesses", [])
-        if not isinstance(guesses, list) or not all(isinstance(word, str) for word in guesses):
-            raise WordleError(f'{name}: game {number}: "guesses" must be a list of strings')
+    hook, malformed = _game_words()
+    with gc_paused():
+        data = parse_json_object(text, name, hook)
+        games = data.get("games", [])
+        if not isinstance(games, list):
+            raise WordleError(f'{name}: "games" must be a list')
+        well_formed = not malformed and set(map(type, games)) <= {dict}  # every object went through the hook
+        for number, game in enumerate([] if well_formed else games, start=1):
+            if not isinstance(game, dict):
+                raise WordleError(f"{name}: game {number} must be an object")
+            if "answer" in game and not isinstance(game["answer"], str):
+                raise WordleError(f'{name}: game {number}: "answer" must be a string')
+            guesses = game.get("guesses", [])
+            if not isinstance(guesses, list) or not all(isinstance(word, str) for word in guesses):
+                raise WordleError(f'{name}: game {number}: "guesses" must be a list of strings')
     total = data.get("total_rounds", len(games))
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
         raise WordleError(f'{name}: "total_rounds" must be a non-negative integer')
@@ -188,14 +252,17 @@ def parse_state(text: str, name: str = "state file") -> State:
 
 
 def load_state(path: str | Path) -> State:
-    """Return the state saved in `path`, or an empty State if the file does not exist."""
-    path = Path(path)
-    if not path.exists():
-        return State()
+    """Return the state saved in `path`, or an empty State if the file does not exist.
+
+    The file must be a regular file of at most 256 MB (`solver.limits.STATE_LIMIT`, some 4
+    million games); WordleError otherwise.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise WordleError(f"cannot read state file {path}: {getattr(err, 'strerror', None) or err}") from None
+        text = read_text(path, STATE_LIMIT, "state file")
+    except InputFileError as err:
+        if err.errno in (errno.ENOENT, errno.ENOTDIR):  # no such file (yet)
+            return State()
+        raise WordleError(str(err)) from None
     return parse_state(text, f"state file {path}")
 
 
@@ -254,7 +321,7 @@ def read_answer(session: Session, ui: UI) -> str:
         word = normalise_word(line)
         if word is not None and word in session.answers:
             return word
-        reason = f"the answer {line.strip()!r} is not in the answer list"
+        reason = f"the answer {excerpt(line.strip())} is not in the answer list"
         if not ui.retry_bad_answer:
             raise WordleError(reason)
         ui.answer_rejected(line, reason)

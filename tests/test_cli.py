@@ -3,6 +3,7 @@ one line on stderr with exit status 2. Small games only (mastermind, bulls, batt
 wordle where a command is about it, on small word lists when the full ones are not needed)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -76,6 +77,19 @@ def test_python_dash_m_runs_the_app():
     done = subprocess.run([sys.executable, "-m", "solver", "play", "bulls", "0123"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "You got it in 1 guess!"
+
+
+@pytest.mark.parametrize("args", [["tree", "mastermind", "--depth", "3"], ["play", "bulls", "0123"]])
+def test_closed_output_ends_quietly(args):
+    """`deduce ... | head`: the reader is gone before the first line; no message, status 1."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run([sys.executable, "-m", "solver", *args], stdout=writer, stderr=subprocess.PIPE,
+                              timeout=120)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (1, b"")
 
 
 def test_usage_errors_are_one_line():
@@ -186,7 +200,7 @@ def test_tree_without_artifact_says_so(small_lists):
 
 @pytest.mark.parametrize("path, fragment", [
     ("1122", "expected GUESS=FEEDBACK"),
-    ("1122=1,2,3", "feedback must be 2 integers"),
+    ("1122=1,2,3", "feedback must be a sequence of 2 integers"),
     ("1122=x", "feedback must be integers"),
     ("1122=3,1", "no mastermind target gives"),
     ("1122=4,0,1123=1,1", "comes after a win"),
@@ -307,6 +321,35 @@ def test_bench_errors(tmp_path):
     assert_error(invoke("bench", "bulls", "-s", "3", "--plot", str(blocker / "h.png")), str(blocker))
 
 
+def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
+    import solver.commands.bench
+    import solver.commands.views
+
+    def never(*args, **kwargs):
+        raise AssertionError("the work ran before the output path was checked")
+
+    monkeypatch.setattr(solver.commands.bench, "run", never)
+    monkeypatch.setattr(solver.commands.views, "locate", never)
+    assert_error(invoke("bench", "cards", "--variant", "n4", "--plot", str(tmp_path / "x.txt")), "'txt'")
+    missing = tmp_path / "out" / "h.png"
+    assert_error(invoke("bench", "bulls", "--plot", str(missing)), f"{missing}: folder")
+    assert_error(invoke("tree", "mastermind", "--dot", str(tmp_path / "out" / "t.dot")), "does not exist")
+    assert not (tmp_path / "out").exists()  # a missing folder is not created
+    read_only = tmp_path / "kept.dot"
+    read_only.write_text("old")
+    read_only.chmod(0o444)
+    assert_error(invoke("tree", "mastermind", "--dot", str(read_only)), f"{read_only}: the file is read-only")
+    assert read_only.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["kept.dot"]
+
+
+def test_dot_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    target = tmp_path / "t.dot"
+    target.write_text("old")
+    target.chmod(0o600)
+    ok("tree", "mastermind", "--dot", str(target))
+    assert target.read_text().startswith("digraph") and (target.stat().st_mode & 0o777) == 0o600
+
+
 def test_openers_on_a_small_game():
     out = ok("openers", "mastermind", "--top", "2").splitlines()
     assert out[0].split()[:3] == ["rank", "opener", "expected"]
@@ -351,7 +394,7 @@ def test_hint_ranks_by_both_figures():
     (["wordle", "--hard", "CRANE=GRRRR", "SLOTH=RRRRR"], "hard mode forbids SLOTH"),
     (["wordle", "QQQQQ=RRRRR"], "not in the acceptable word list"),
     (["mastermind", "1122=4,1"], "no mastermind target gives"),
-    (["mastermind", "1122=1"], "mastermind feedback must be 2 integers"),
+    (["mastermind", "1122=1"], "mastermind feedback must be a sequence of 2 integers"),
     (["mastermind", "1122=1,0", "--hard"], "wordle only"),
 ])
 def test_hint_errors(args, fragment):

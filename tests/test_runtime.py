@@ -32,10 +32,11 @@ def test_live_fallback_without_artifact(tmp_path, caplog):
     live = Solver(game, folder=tmp_path)  # empty folder: no tree
     assert live.tree is None
     assert "computing live" in caplog.text
-    on_tree = Solver(game)
+    greedy = Solver(game, use_tree=False)
     for target in ("1122", "6543", "3333"):
         fb = lambda g, t=target: reference.mastermind(t, g)
-        assert solve_with(live, target, fb) == solve_with(on_tree, target, fb)
+        played = solve_with(live, target, fb)
+        assert played[-1] == target and played == solve_with(greedy, target, fb)
 
 
 def test_corrupt_artifact_falls_back_live(tmp_path, caplog):
@@ -85,13 +86,17 @@ def test_state_is_immutable_and_exposes_candidates():
 
 def test_identified_before_guessed():
     # Play mastermind until one candidate is left: the state says so before the last guess.
-    target = "2641"
-    guess, state = mastermind.initial_guess()
-    while guess != target:
-        guess, state = mastermind.next_guess((guess, state), reference.mastermind(target, guess))
-        if state.remaining == 1:
-            assert state.identified and state.candidates == (target,) and guess == target
-    assert state.identified
+    seen = 0
+    for target in mastermind.game().labels[::37]:
+        guess, state = mastermind.initial_guess()
+        while guess != target:
+            guess, state = mastermind.next_guess((guess, state), reference.mastermind(target, guess))
+            if state.remaining == 1:
+                assert state.identified and state.candidates == (target,) and guess == target
+                seen += 1
+            else:
+                assert not state.identified
+    assert seen, "some target is identified before it is guessed"
 
 
 def test_feedback_out_of_range_is_value_error():
@@ -145,3 +150,41 @@ def test_import_and_lookup_compile_no_numba():
         "assert 'numba' not in sys.modules, 'numba imported on the lookup path'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+
+
+def test_many_custom_word_lists_keep_memory_flat():
+    import gc
+    import random
+    import tracemalloc
+
+    from solver import engine
+
+    words = wordle.builtin_answers()
+
+    def play(seed: int) -> None:
+        own = random.Random(seed).sample(words, 60)
+        target = own[seed % len(own)]
+        guess, state = wordle.initial_guess(answers=own, guesses=own)
+        for _ in range(12):
+            if guess == target:
+                return
+            guess, state = wordle.next_guess((guess, state), reference.wordle(target, guess))
+        raise AssertionError(f"{target} not found")
+
+    play(1000)  # loads the kernels (untraced: tracing would slow it down)
+    tracemalloc.start()  # before the caches fill: what they hold counts in `before`
+    try:
+        for seed in range(26):  # fills wordle.game's cache and the solver cache
+            play(seed)
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for seed in range(26, 46):
+            play(seed)
+        for seed in range(9):  # then 9 lists again, one more than wordle.game keeps
+            play(seed)
+        gc.collect()
+        growth = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert growth < 100_000, f"memory grew by {growth} bytes over 29 word lists"
+    assert len(engine._SOLVERS) <= engine.SOLVER_CACHE_SIZE

@@ -1,8 +1,9 @@
 """Regression tests on average guesses: every committed tree replayed through the public API.
 
 Each target is played with `initial_guess`/`next_guess` of its game module, the feedback coming
-from the naive reference rules in `tests/reference.py`. The totals must equal the tree's metadata
-and stay under the ceilings measured for the greedy strategy (issue: trees).
+from the naive reference rules in `tests/reference.py`. The totals must equal the tree's metadata;
+trees from the exact search must have the exact totals and worst cases below (the published
+optima), greedy trees stay under the ceilings measured for them.
 """
 from __future__ import annotations
 
@@ -20,10 +21,20 @@ CEILINGS = {
     ("cards", "n2"): (3.57, None),
     ("cards", "n3"): (3.90, None),
     ("cards", "n4"): (4.62, None),
-    ("wordle", "normal"): (3.45, 8),
-    ("wordle", "hard"): (3.55, 8),
-    ("mastermind", "default"): (4.40, None),
-    ("bulls", "default"): (5.27, None),
+    ("wordle", "normal"): (None, None),
+    ("wordle", "hard"): (None, None),
+    ("wordle", "answers-only"): (None, None),
+    ("mastermind", "default"): (None, None),
+    ("bulls", "default"): (None, None),
+}
+BULLS_TOTAL, BULLS_PROOF = 26274, "game"  # Tanaka 1996; one first guess up to symmetry (0123)
+# Trees built by the exact search: (total guesses, worst case, proof in the metadata).
+EXACT = {
+    ("wordle", "normal"): (7920, 5, "opener"),  # SALET, Selby's proven optimum for that opener
+    ("wordle", "hard"): (8122, 6, "opener"),  # SALET, hard mode
+    ("wordle", "answers-only"): (7973, 6, "opener"),  # SLATE, guesses restricted to the answers
+    ("mastermind", "default"): (5625, 6, "game"),  # Koyama and Lai 1993
+    ("bulls", "default"): (BULLS_TOTAL, 7, BULLS_PROOF),
 }
 # Cards n=4 has 270725 targets; all are replayed (about 70 s here). Set a stride
 # above 1 to replay a fixed sample instead (its max is then only checked against the metadata).
@@ -47,7 +58,7 @@ def play(name: str, variant: str, target: str, limit: int = 15) -> list[str]:
         start = lambda: cards.initial_guess(int(variant[1:]))
         fb, step = (lambda g: reference.cards(target.split(), g.split())), cards.next_guess
     elif name == "wordle":
-        start = lambda: wordle.initial_guess(hard=variant == "hard")
+        start = lambda: wordle.initial_guess(hard=variant == "hard", answers_only=variant == "answers-only")
         fb, step = (lambda g: reference.wordle(target, g)), wordle.next_guess
     elif name == "mastermind":
         start, fb, step = mastermind.initial_guess, (lambda g: reference.mastermind(target, g)), mastermind.next_guess
@@ -98,3 +109,10 @@ def test_tree_replay_matches_metadata_and_ceilings(name, variant):
         assert counts.mean() <= average + 0.05
     if worst is not None:
         assert int(meta["max_guesses"]) <= worst
+    if (name, variant) in EXACT:
+        total, most, proof = EXACT[(name, variant)]
+        assert (counts.sum(), counts.max()) == (total, most)
+        assert meta["proven"] == proof
+        assert int(meta["lower_bound"]) <= total
+        if proof != "none":
+            assert int(meta["lower_bound"]) == total

@@ -163,11 +163,31 @@ def test_bad_state_file_is_left_untouched(tmp_path):
     assert state.read_text() == '{"total_rounds": "one"}'
 
 
-def test_unwritable_state_file_is_one_line_error(tmp_path):
+def test_unwritable_state_file_is_one_line_error_before_playing(tmp_path):
     (tmp_path / "file").write_text("")
-    status, out, err = play_lines(["-w", "crane", "-S", str(tmp_path / "file" / "state.json")], "crane\n")
-    assert status == 1 and out == f"GGGGG {keys(C='G', R='G', A='G', N='G', E='G')}\nCORRECT 1\n"
-    assert err.startswith("wordle: error: cannot write state file") and len(err.splitlines()) == 1
+    for path in (tmp_path / "file" / "state.json", tmp_path / "missing" / "state.json"):
+        status, out, err = play_lines(["-w", "crane", "-S", str(path)], "crane\n")
+        assert status == 1 and out == ""  # refused before the game, not after it
+        assert err.startswith(f"wordle: error: cannot write state file {path}: ") and len(err.splitlines()) == 1
+    assert not (tmp_path / "missing").exists()
+
+
+def test_read_only_state_file_is_refused_before_playing(tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text('{"total_rounds": 0, "games": []}')
+    state.chmod(0o444)
+    status, out, err = play_lines(["-w", "crane", "-S", str(state)], "crane\n")
+    assert status == 1 and out == "" and "read-only" in err and len(err.splitlines()) == 1
+    assert state.read_text() == '{"total_rounds": 0, "games": []}' and (state.stat().st_mode & 0o777) == 0o444
+
+
+def test_state_file_keeps_its_mode(tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text('{"total_rounds": 0, "games": []}')
+    state.chmod(0o600)
+    status, out, err = play_lines(["-w", "crane", "-S", str(state)], "crane\n")
+    assert (status, err) == (0, "") and json.loads(state.read_text())["total_rounds"] == 1
+    assert (state.stat().st_mode & 0o777) == 0o600 and [p.name for p in tmp_path.iterdir()] == ["state.json"]
 
 
 # ----------------------------------------------------------------------------- answers and options
@@ -298,6 +318,18 @@ def test_errors_are_one_line_without_traceback(tmp_path):
     )
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().startswith("wordle: error: cannot read state file") and result.stderr.count(b"\n") == 1
+
+
+def test_closed_output_ends_quietly():
+    """`wordle ... | head`: the reader is gone before the first line; no message, status 1."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run([sys.executable, "-m", "solver.wordle_app", "-w", "crane"], input=b"slate\ncrane\n",
+                                stdout=writer, stderr=subprocess.PIPE, timeout=30)
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (1, b"")
 
 
 def test_program_does_not_import_numba():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -32,10 +32,14 @@ class Plan:
     options: SearchOptions
     opener: str | None = None
     bound_seconds: float = 60.0  # top-k only: time spent raising the proven lower bound per class
+    # prove mode: first find each class's top-`seed_k` value (an upper bound, fast), then prove
+    # with that bound as the cut-off; 0: prove with no cut-off
+    seed_k: int = 0
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
-        return self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
+        text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
+        return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
 
 @dataclass
@@ -77,6 +81,7 @@ def _load(path: Path) -> ClassResult | None:
 
 
 _SEARCHERS: dict = {}
+_KEEP = 2  # searchers kept per process (the proving one and its seeder)
 
 
 def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher:
@@ -84,8 +89,9 @@ def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher
     # share what they memoised, and the workspace is allocated once.
     key = (game.key, game.fingerprint(), options)
     found = _SEARCHERS.get(key)
-    if found is None or found.table.shape != table.shape:
-        _SEARCHERS.clear()
+    if found is None:
+        if len(_SEARCHERS) >= _KEEP:
+            _SEARCHERS.clear()
         found = _SEARCHERS[key] = Searcher(game, table, options)
     return found
 
@@ -101,7 +107,12 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     guesses, ghash = searcher.allowed_after(history)
     r = options.max_guesses - 1
     path = (root,)
-    value, _ = searcher.best(group, r, None, path, guesses, ghash)
+    beta = None
+    if plan.seed_k and options.proves:
+        seeder = _searcher(game, table, replace(options, mode="top-k", k=plan.seed_k, memo_bits=20))
+        upper, _ = seeder.best(group, r, None, path, guesses, ghash)
+        beta = None if upper >= INF else upper + 1
+    value, _ = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
         raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
     if options.shallow:
@@ -139,7 +150,7 @@ class Built:
     lower: int
     proof: str  # "game", "opener" or "none" (top-k: an upper bound)
     stats: Stats
-    seconds: float
+    seconds: float  # search time summed over the root and its classes (the work, not the wall time)
 
     def metadata(self) -> dict:
         """Return the search figures stored in the tree artifact's metadata."""
@@ -148,10 +159,18 @@ class Built:
                 "search_seconds": f"{self.seconds:.1f}"}
 
 
+def _registered(game: Game) -> bool:
+    from solver.games import VARIANTS
+
+    return game.variant in VARIANTS.get(game.name, {})
+
+
 def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
     """Return (the first guess, work done): the plan's opener, or the best over every first guess."""
     if plan.opener is not None:
         return game.index_of(plan.opener), Stats()
+    if game.canonical is not None and len(firsts := game.canonical([])) == 1:
+        return int(firsts[0]), Stats()  # every first guess is equivalent to this one
     searcher = Searcher(game, table, plan.options)
     positions = np.arange(game.n_targets, dtype=np.int64)
     value, guess = searcher.best(positions, plan.options.max_guesses, None, ())
@@ -164,6 +183,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     """Return the tree of `plan`: root classes solved in parallel, finished ones read from checkpoints."""
     start = time.perf_counter()
     root, stats = root_guess(game, table, plan)
+    root_seconds = time.perf_counter() - start
     positions = np.arange(game.n_targets, dtype=np.int64)
     searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
     groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
@@ -178,9 +198,12 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     if progress:
         progress(0, len(groups))
         progress(len(groups) - len(todo), None)
-    runs = Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
-        delayed(_solve_in_worker)((game.name, game.variant), table, plan, root, code, group, checkpoint)
-        for code, group in todo)
+    if jobs > 1 and _registered(game):
+        runs = Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
+            delayed(_solve_in_worker)((game.name, game.variant), table, plan, root, code, group, checkpoint)
+            for code, group in todo)
+    else:  # one process (or a game the workers cannot rebuild from the registry)
+        runs = (solve_class(game, table, plan, root, code, group, checkpoint) for code, group in todo)
     for result in runs:
         done[result.code] = result
         if progress:
@@ -199,7 +222,9 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
         proof = "opener" if plan.opener else "game"
     else:
         proof = "none"
-    return Built(nodes, total, min(lower, total), proof, stats, time.perf_counter() - start)
+    # search time: the root's plus each class's own (also those read from checkpoints)
+    seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
+    return Built(nodes, total, min(lower, total), proof, stats, seconds)
 
 
 def clear_checkpoints(game: Game, plan: Plan, folder: Path | None = None) -> None:

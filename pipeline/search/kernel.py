@@ -138,6 +138,19 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
 
 
 @njit(cache=True)
+def count_classes(row, H, counts, touched):
+    """Add the class sizes of H under one table row to `counts`; list new codes in `touched`; return how many."""
+    k = 0
+    for i in range(H.shape[0]):
+        c = row[H[i]]
+        if counts[c] == 0:
+            touched[k] = c
+            k += 1
+        counts[c] += 1
+    return k
+
+
+@njit(cache=True)
 def perfect_candidate(ws, H, d):
     """Return (guess row of a candidate splitting H into singletons or -1, one leaving one pair or -1)."""
     n = H.shape[0]
@@ -148,14 +161,7 @@ def perfect_candidate(ws, H, d):
     pair = -1
     for a in range(n):
         g = ws.target_row[H[a]]
-        row = ws.table[g]
-        k = 0
-        for i in range(n):
-            c = row[H[i]]
-            if counts[c] == 0:
-                touched[k] = c
-                k += 1
-            counts[c] += 1
+        k = count_classes(ws.table[g], H, counts, touched)
         for j in range(k):
             counts[touched[j]] = 0
         if k == n:
@@ -175,13 +181,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         counts = ws.counts[d]
         touched = ws.touched[d]
         row = ws.table[g]
-        k = 0
-        for i in range(n):
-            c = row[H[i]]
-            if counts[c] == 0:
-                touched[k] = c
-                k += 1
-            counts[c] += 1
+        k = count_classes(row, H, counts, touched)
         # counting sort of H into part[d], class by class
         start = 0
         for j in range(k):
@@ -213,34 +213,38 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             total += size + lbr[size]
         if total >= beta:
             return min(total, INF)
-        # pass 2 (normal mode): memo bounds and the no-perfect-candidate bound of each open class
-        if not ws.params[3]:
-            for j in range(k):
-                if ws.cls_exact[d, j]:
-                    continue
-                size = ws.cls_size[d, j]
-                C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
+        # pass 2: memo bounds (normal mode) and the no-perfect-candidate bound of each open class
+        hard = ws.params[3]
+        for j in range(k):
+            if ws.cls_exact[d, j]:
+                continue
+            size = ws.cls_size[d, j]
+            C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
+            bound = ws.cls_bound[d, j]
+            c1 = c2 = np.uint64(0)
+            if not hard:  # hard mode: the key needs the child's allowed list, made in pass 3
                 c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
                 slot = memo_find(ws, c1, c2)
-                bound = ws.cls_bound[d, j]
                 if slot >= 0:
                     lo = ws.memo_lo[slot]
                     if lo == ws.memo_hi[slot]:
                         ws.cls_exact[d, j] = 1
                     if lo > bound:
                         bound = lo
-                if not ws.cls_exact[d, j]:
-                    perfect, pair = perfect_candidate(ws, C, d + 1)
-                    if perfect >= 0:
-                        bound = 2 * size - 1
-                        ws.cls_exact[d, j] = 1
+            if not ws.cls_exact[d, j]:
+                # candidates are allowed in hard mode too: they agree with every hint
+                perfect, pair = perfect_candidate(ws, C, d + 1)
+                if perfect >= 0:
+                    bound = 2 * size - 1
+                    ws.cls_exact[d, j] = 1
+                    if not hard:
                         memo_store(ws, c1, c2, size, bound, bound, perfect)
-                    elif 2 * size > bound:
-                        bound = 2 * size
-                total += bound - ws.cls_bound[d, j]
-                ws.cls_bound[d, j] = bound
-                if total >= beta:
-                    return min(total, INF)
+                elif 2 * size > bound:
+                    bound = 2 * size
+            total += bound - ws.cls_bound[d, j]
+            ws.cls_bound[d, j] = bound
+            if total >= beta:
+                return min(total, INF)
         # pass 3: search the open classes, smallest first
         open_count = 0
         order = ws.cls_order[d]
@@ -333,14 +337,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     above = INF  # least bound among guesses not worth expanding (>= beta)
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
-        row = ws.table[g]
-        k = 0
-        for i in range(n):
-            c = row[H[i]]
-            if counts[c] == 0:
-                touched[k] = c
-                k += 1
-            counts[c] += 1
+        k = count_classes(ws.table[g], H, counts, touched)
         hit = counts[win] > 0
         bound = np.int64(0)
         s2 = np.int64(0)

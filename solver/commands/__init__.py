@@ -4,6 +4,7 @@
 * `walk`: playing a solver's strategy over many targets at once (a tree of states);
 * `views`: the `tree` command's node summary, indented tree and Graphviz output;
 * `bench`: histograms of guesses per target, and the ranking of openers;
+* `openers`: exact opener totals (`openers --exact`, through `pipeline.search`);
 * `scores`: ranking guesses by expected remaining candidates and by entropy (`hint`, `openers`);
 * `sessions`: the interactive assistant (`solve`) and the adversarial hider (`hide`).
 

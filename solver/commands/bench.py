@@ -3,6 +3,7 @@
 Targets are played together by `walk.walk` (one lookup or live computation per state, shared by
 the targets that reach it). `openers` forces each of the best first guesses (by expected remaining
 candidates) and lets the solver finish: the tree when the opener is the tree's, live otherwise.
+The exact totals of openers (`openers --exact`) are in `solver.commands.openers`.
 """
 from __future__ import annotations
 
@@ -56,7 +57,9 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
         rng = np.random.default_rng(seed)
         targets = np.sort(rng.choice(targets, size=min(sample, targets.size), replace=False))
     nodes = walk(solver, start_state(solver), targets, first)
-    source = "precomputed tree" if solver.tree is not None else "live computation (no tree)"
+    source = "precomputed tree" if solver.tree is not None else (
+        f"live computation (tree file unusable: {solver.tree_error})" if solver.tree_error
+        else "live computation (no tree file)")
     if first is not None and solver.tree is not None and first != solver.tree.guess[0]:
         source = "forced opener, then live computation"
     return Result(game, nodes.histogram(0), nodes.seconds, source)
@@ -75,8 +78,7 @@ def histogram(result: Result) -> list[str]:
     return lines
 
 
-def plot(result: Result, path: Path) -> None:
-    """Draw the histogram as an image (format from the file name, e.g. PNG) with matplotlib."""
+def _pyplot():
     try:
         import matplotlib
 
@@ -84,6 +86,30 @@ def plot(result: Result, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise ValueError("--plot needs matplotlib: pip install 'deduce[plot]'") from None
+    return plt
+
+
+def plot_format(path: Path) -> str:
+    """The image format of a --plot file: its extension (png when it has none)."""
+    return path.suffix.lstrip(".").lower() or "png"
+
+
+def check_plot(path: Path) -> None:
+    """Raise what `plot` would (no matplotlib, an image format it cannot write, a path that cannot
+    be written, see `solver.atomic`) before the benchmark runs; write nothing."""
+    _pyplot()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if plot_format(path) not in formats:
+        raise ValueError(f"--plot {path}: matplotlib cannot write {plot_format(path)!r} images "
+                         f"(use one of the extensions {', '.join(sorted(formats))})")
+    atomic.check_writable(path)
+
+
+def plot(result: Result, path: Path) -> None:
+    """Draw the histogram as an image (format from the file name, e.g. PNG) with matplotlib."""
+    plt = _pyplot()
     guesses = list(range(min(result.counts), result.worst + 1))
     figure, axes = plt.subplots(figsize=(6, 4))
     try:
@@ -94,7 +120,7 @@ def plot(result: Result, path: Path) -> None:
         axes.set_title(f"{result.game.key}: mean {result.mean:.3f}, max {result.worst}")
         figure.tight_layout()
         with atomic.replacing(path) as tmp:
-            figure.savefig(tmp, format=path.suffix.lstrip(".").lower() or "png")
+            figure.savefig(tmp, format=plot_format(path))
     finally:
         plt.close(figure)
 
@@ -110,16 +136,20 @@ class Opener:
     is_tree_opener: bool
 
 
-def openers(game: Game, top: int) -> list[Opener]:
+def openers(game: Game, top: int, rows: list[int] | None = None) -> list[Opener]:
     """Return the `top` openers by expected remaining candidates (plus the tree's own opener),
-    sorted by total guesses."""
+    or the given guess `rows` only, sorted by total guesses."""
     if top < 1:
         raise ValueError(f"--top must be at least 1, got {top}")
     solver = get_solver(game)
     tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
     scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64))
-    ranked = scores.top(top)
-    if tree_opener is not None and tree_opener not in [s.row for s in ranked]:
+    if rows is not None:
+        wanted = set(rows)
+        ranked = [s for s in scores.top(game.n_guesses) if s.row in wanted]
+    else:
+        ranked = scores.top(top)
+    if rows is None and tree_opener is not None and tree_opener not in [s.row for s in ranked]:
         ranked += [s for s in scores.top(game.n_guesses) if s.row == tree_opener]  # for comparison
     out = [Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener) for s in ranked]
     return sorted(out, key=lambda o: (o.result.total, o.expected))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from solver.game import Game
+from solver.limits import excerpt
 
 GAME_NAMES = ("battleship", "cards", "wordle", "mastermind", "bulls")
 MULTI_TOKEN = ("battleship", "cards")  # games whose guesses are several tokens
@@ -44,7 +45,7 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
             raise ValueError(f"--hard contradicts --variant {variant}")
         variant = "hard"
     if variant is not None and variant not in VARIANTS["wordle"]:
-        raise UnknownGameError(f"unknown variant {variant!r} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
+        raise UnknownGameError(f"unknown variant {excerpt(variant)} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
     if variant == "answers-only":
         if answers or guesses:
             raise ValueError("--answers and --guesses do not apply to --variant answers-only")
@@ -83,7 +84,7 @@ def canonical(game: Game, parts: Sequence[str]) -> str:
 
         return cards.label(cards.parse_cards([p.upper() for p in parts], _size(game)))
     if len(parts) != 1:
-        raise ValueError(f"a {game.name} guess is one word, got {' '.join(parts)!r}")
+        raise ValueError(f"a {game.name} guess is one word, got {excerpt(' '.join(parts))}")
     text = parts[0]
     if game.name == "wordle":
         from solver.wordlists import check_word
@@ -113,7 +114,7 @@ def parse_guess(game: Game, text: str) -> int:
 def parse_answer(game: Game, parts: Sequence[str]) -> int:
     """Return the guess row of an answer given as command-line arguments; it must be a target."""
     if game.name not in MULTI_TOKEN and len(parts) != 1:
-        raise ValueError(f"a {game.name} answer is one word, got {' '.join(parts)!r}")
+        raise ValueError(f"a {game.name} answer is one word, got {excerpt(' '.join(parts))}")
     row = parse_guess(game, " ".join(parts))
     if row not in game.target_index:
         raise ValueError(f"{game.labels[row]} is not a possible answer of {game.key}")
@@ -138,7 +139,7 @@ def parse_feedback(game: Game, text: str) -> int:
     inner = text[1:-1] if text.startswith("(") and text.endswith(")") else text
     fields = [f for f in re.split(r"[,\s]+", inner.strip()) if f]
     if not fields or not all(f.isdigit() and f.isascii() for f in fields):
-        raise ValueError(f"{game.name} feedback must be integers like {show_feedback(game, game.win_code)}, got {text!r}")
+        raise ValueError(f"{game.name} feedback must be integers like {show_feedback(game, game.win_code)}, got {excerpt(text)}")
     return game.encode(tuple(int(f) for f in fields))
 
 
@@ -152,7 +153,7 @@ def parse_step(game: Game, text: str) -> tuple[int, int]:
     """Return (guess row, code) of "GUESS=FEEDBACK"."""
     guess, sep, feedback = text.partition("=")
     if not sep or "=" in feedback or not guess.strip() or not feedback.strip():
-        raise ValueError(f"expected GUESS=FEEDBACK, got {text!r}")
+        raise ValueError(f"expected GUESS=FEEDBACK, got {excerpt(text)}")
     return parse_guess(game, guess), parse_feedback(game, feedback)
 
 
@@ -160,12 +161,12 @@ def parse_path(game: Game, text: str) -> list[tuple[int, int]]:
     """Return the steps of "GUESS=FEEDBACK,GUESS=FEEDBACK" (',' or ';' between steps)."""
     pieces = text.strip().strip(",;").split("=")
     if len(pieces) < 2:
-        raise ValueError(f"expected GUESS=FEEDBACK,GUESS=FEEDBACK..., got {text!r}")
+        raise ValueError(f"expected GUESS=FEEDBACK,GUESS=FEEDBACK..., got {excerpt(text)}")
     steps, guess = [], pieces[0]
     for piece in pieces[1:-1]:
         cut = max(piece.rfind(","), piece.rfind(";"))
         if cut < 0:
-            raise ValueError(f"expected ',' or ';' between steps in {text!r}")
+            raise ValueError(f"expected ',' or ';' between steps in {excerpt(text)}")
         steps.append(parse_step(game, f"{guess}={piece[:cut]}"))
         guess = piece[cut + 1:]
     steps.append(parse_step(game, f"{guess}={pieces[-1]}"))

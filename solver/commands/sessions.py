@@ -29,7 +29,9 @@ class SolveSession:
         self.done = False
 
     def opening(self) -> list[str]:
-        source = "from the precomputed tree" if self.solver.tree is not None else "computed live (no precomputed tree)"
+        source = "from the precomputed tree" if self.solver.tree is not None else (
+            f"computed live (tree file unusable: {self.solver.tree_error})" if self.solver.tree_error
+            else "computed live (no precomputed tree file)")
         return [f"{self.game.key}: {self.state.remaining} candidates; guesses {source}.",
                 "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
                 self._proposal()]

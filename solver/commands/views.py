@@ -43,8 +43,10 @@ def summary(view: View, show: int) -> list[str]:
     lines = [f"{game.key} after {history_text(game, view.state.history)}"]
     if view.state.history and view.state.history[-1][1] == game.win_code:
         return lines + [f"already solved: the answer is {game.labels[view.state.history[-1][0]]}"]
-    if view.solver.tree is None:
-        lines.append("no precomputed tree for this game: computed live")
+    if view.solver.tree is None and view.solver.tree_error:
+        lines.append(f"tree file unusable, computed live: {view.solver.tree_error}")
+    elif view.solver.tree is None:
+        lines.append("no precomputed tree file for this game: computed live")
     elif view.live:
         lines.append("this history leaves the precomputed tree: computed live")
     else:

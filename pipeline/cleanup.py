@@ -1,0 +1,108 @@
+"""What a killed build leaves behind, and how the next one (or the processes) clean it up.
+
+* Temporary files: `solver.atomic` writes every artifact to ``.<name>.<pid>.<random>.tmp`` beside
+  it and renames it into place; a build killed during a write (``kill -9``, power loss) leaves the
+  temporary file. `remove_stale_temporaries`, called when `build_all` starts, removes those of the
+  artifacts folder (and of its checkpoint folders) whose writer process is gone, and any of that
+  naming (older names carry no pid) not modified for an hour. A build running at the same time
+  keeps its own.
+* Worker processes: joblib's loky workers wait for work up to 300 s and do not notice a killed
+  parent, and a busy one finishes its task (minutes of Numba search) first. `end_with_parent`,
+  run in each worker when it imports `pipeline` (to unpickle its task), asks Linux to kill the
+  worker when its parent dies (``PR_SET_PDEATHSIG``); elsewhere a thread checks the parent every
+  second (it cannot interrupt a running Numba kernel).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import signal
+import threading
+import time
+from pathlib import Path
+
+STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it
+# ".<name>.<pid>.<random>.tmp" (solver.atomic), or ".<name>.<random>.tmp" before the pid was added
+TEMPORARY = re.compile(r"\..+?(?:\.(?P<pid>\d+))?\.[A-Za-z0-9_]{8}\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def is_stale(path: Path, now: float | None = None, max_age: float = STALE_SECONDS) -> bool:
+    """Whether `path` is a temporary file of `solver.atomic` that no running writer will finish."""
+    match = TEMPORARY.fullmatch(path.name)
+    if match is None:
+        return False
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except OSError:
+        return False
+    pid = match["pid"]
+    return age > max_age or (pid is not None and int(pid) != os.getpid() and not _alive(int(pid)))
+
+
+def remove_stale_temporaries(folder: Path | None = None, max_age: float = STALE_SECONDS) -> list[Path]:
+    """Remove the stale temporary files of the artifacts folder and its checkpoint folders;
+    return their paths."""
+    if folder is None:
+        from solver.artifacts import artifacts_dir
+
+        folder = artifacts_dir()
+    folders = [folder, *sorted(p for p in (folder / ".checkpoints").glob("*") if p.is_dir())]
+    removed = []
+    now = time.time()
+    for where in folders:
+        for path in where.glob(".*.tmp"):
+            if path.is_file() and not path.is_symlink() and is_stale(path, now, max_age):
+                try:
+                    path.unlink()
+                except FileNotFoundError:  # another build removed it first
+                    continue
+                removed.append(path)
+    return removed
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _in_loky_worker() -> bool:
+    return multiprocessing.current_process().name.startswith("LokyProcess")
+
+
+def end_with_parent() -> None:
+    """In a joblib (loky) worker process, make the worker end when its parent process dies.
+
+    Does nothing in any other process. Called by ``pipeline/__init__.py``. (Linux sends the
+    signal when the thread that started the worker ends: loky starts them from the main thread or
+    its manager thread, which lives as long as the workers are used.)
+    """
+    if not _in_loky_worker():
+        return
+    parent = getattr(multiprocessing.parent_process(), "pid", None) or os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl failed")
+        watch = False
+    except (OSError, AttributeError):  # not Linux
+        watch = True
+    if os.getppid() != parent:  # the parent died before we asked
+        os._exit(1)
+    if watch:
+        def check() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=check, name="end-with-parent", daemon=True).start()

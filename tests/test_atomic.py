@@ -1,0 +1,211 @@
+"""Output files (`solver.atomic`): what each kind of path becomes, what is refused and how it is
+named, and the leftovers of killed writers (`pipeline.cleanup`)."""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pipeline import cleanup
+from solver import atomic
+
+
+def test_regular_file_is_replaced_and_keeps_its_mode(tmp_path):
+    target = tmp_path / "state.json"
+    target.write_text("old")
+    target.chmod(0o600)
+    atomic.write_text(target, "new")
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
+
+
+def test_new_file_gets_the_usual_mode(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        atomic.write_text(tmp_path / "new.dot", "x")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "new.dot").stat().st_mode) == 0o644
+
+
+def test_read_only_file_is_refused_and_untouched(tmp_path):
+    target = tmp_path / "kept.json"
+    target.write_text("old")
+    target.chmod(0o444)
+    for attempt in (lambda: atomic.check_writable(target), lambda: atomic.write_text(target, "new")):
+        with pytest.raises(PermissionError, match="read-only") as caught:
+            attempt()
+        assert caught.value.filename == str(target)
+    assert target.read_text() == "old" and stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]
+
+
+def test_missing_folder_is_refused_not_created(tmp_path):
+    target = tmp_path / "out" / "tree.dot"
+    for attempt in (lambda: atomic.check_writable(target), lambda: atomic.write_text(target, "x")):
+        with pytest.raises(FileNotFoundError, match="does not exist") as caught:
+            attempt()
+        assert caught.value.filename == str(target)
+    assert not (tmp_path / "out").exists()
+
+
+def test_parents_are_created_on_request(tmp_path):
+    target = tmp_path / "artifacts" / "sub" / "manifest.json"
+    atomic.write_text(target, "{}", parents=True)
+    assert target.read_text() == "{}"
+
+
+def test_a_folder_or_a_socket_is_refused(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError) as caught:
+        atomic.write_text(folder, "x")
+    assert caught.value.filename == str(folder) and folder.is_dir()
+    if hasattr(os, "mkfifo"):
+        import socket
+
+        sock_path = tmp_path / "s"
+        server = socket.socket(socket.AF_UNIX)
+        try:
+            server.bind(str(sock_path))
+            with pytest.raises(OSError, match="not a regular file"):
+                atomic.write_text(sock_path, "x")
+            assert stat.S_ISSOCK(sock_path.lstat().st_mode)
+        finally:
+            server.close()
+
+
+def test_symlink_is_followed_and_stays(tmp_path):
+    real = tmp_path / "real.dot"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "link.dot"
+    link.symlink_to(real.name)
+    atomic.write_text(link, "new")
+    assert link.is_symlink() and os.readlink(link) == "real.dot"
+    assert real.read_text() == "new" and stat.S_IMODE(real.stat().st_mode) == 0o640
+    dangling = tmp_path / "dangling.dot"
+    dangling.symlink_to("created.dot")
+    atomic.write_text(dangling, "made")
+    assert dangling.is_symlink() and (tmp_path / "created.dot").read_text() == "made"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_fifo_is_written_through(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, so the writer does not wait
+    try:
+        atomic.check_writable(fifo)
+        atomic.write_text(fifo, "digraph {}\n")
+        assert os.read(reader, 100) == b"digraph {}\n"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+def test_character_device_is_accepted():
+    if not os.path.exists(os.devnull) or not stat.S_ISCHR(os.stat(os.devnull).st_mode):
+        pytest.skip("no character device /dev/null")
+    atomic.check_writable(os.devnull)  # (writing it is left to the CLI test, not here)
+
+
+def test_errors_never_name_the_temporary_file(tmp_path):
+    target = tmp_path / "h.png"
+    with pytest.raises(OSError) as caught:
+        with atomic.replacing(target) as tmp:
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+    assert caught.value.filename == str(target) and ".tmp" not in str(caught.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_temporary_name_carries_the_writer_pid(tmp_path):
+    with atomic.replacing(tmp_path / "table-x.parquet") as tmp:
+        match = cleanup.TEMPORARY.fullmatch(tmp.name)
+        assert tmp.parent == tmp_path and match is not None and match["pid"] == str(os.getpid())
+        tmp.write_text("x")
+
+
+# -- leftovers of killed builds -----------------------------------------------------------------
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_stale_temporaries_are_removed_live_ones_kept(tmp_path):
+    dead = tmp_path / f".table-a.parquet.{_dead_pid()}.abcd1234.tmp"
+    live = tmp_path / f".table-b.parquet.{os.getppid()}.abcd1234.tmp"  # a running writer
+    old = tmp_path / ".manifest.json.k2j4_x9q.tmp"  # no pid: only its age counts
+    fresh = tmp_path / ".manifest.json.zzzzzzzz.tmp"
+    checkpoint = tmp_path / ".checkpoints" / "bulls-default-0123"
+    checkpoint.mkdir(parents=True)
+    dead_class = checkpoint / f".class-3.npz.{_dead_pid()}.q1w2e3r4.tmp"
+    kept = [tmp_path / "table-a.parquet", tmp_path / "notes.tmp", live, fresh, checkpoint / "class-3.npz"]
+    for path in [dead, old, dead_class, *kept]:
+        path.write_text("x")
+    hours_ago = time.time() - 2 * cleanup.STALE_SECONDS
+    os.utime(old, (hours_ago, hours_ago))
+    removed = cleanup.remove_stale_temporaries(tmp_path)
+    assert sorted(removed) == sorted([dead, old, dead_class])
+    assert all(p.exists() for p in kept) and not any(p.exists() for p in removed)
+    os.utime(live, (hours_ago, hours_ago))  # a writer silent for two hours is not writing any more
+    assert cleanup.remove_stale_temporaries(tmp_path) == [live]
+
+
+def test_missing_artifacts_folder_has_nothing_to_clean(tmp_path):
+    assert cleanup.remove_stale_temporaries(tmp_path / "absent") == []
+
+
+WORKERS = """
+import os, sys, time
+from joblib import Parallel, delayed
+
+def task(folder):
+    import pipeline  # noqa: F401  (what unpickling a pipeline task does in the worker)
+    open(os.path.join(folder, str(os.getpid())), "w").close()
+    time.sleep(120)
+
+Parallel(n_jobs=2)(delayed(task)(sys.argv[1]) for _ in range(2))
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_with_their_killed_parent(tmp_path):
+    parent = subprocess.Popen([sys.executable, "-c", WORKERS, str(tmp_path)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.2)
+            workers = [int(p.name) for p in tmp_path.iterdir()]
+        assert len(workers) == 2, "the workers did not start"
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_running(pid) for pid in workers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in workers:  # only the workers this test started
+            if _running(pid):
+                os.kill(pid, 9)

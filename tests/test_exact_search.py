@@ -1,0 +1,147 @@
+"""The exact search (`pipeline.search`) against the naive exhaustive minimax of `tests/exhaustive.py`.
+
+Small games where brute force is feasible: Mastermind with few pegs and colours, Bulls and Cows
+with 2 digits on subsets, Wordle on small word lists (normal and hard mode, guess caps that make
+the game infeasible included). Also: top-k is an upper bound, lower bounds never exceed the value,
+trees grown from the search total their value and respect the cap, symmetry at the first levels
+changes nothing, and a build resumes from its checkpoints.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pipeline.search.build import Plan, build, checkpoint_dir
+from pipeline.search.engine import INF, SearchOptions, Searcher, lower_bound_table
+from solver import bulls, kernels, mastermind, wordle
+from tests import exhaustive, reference
+from tests.test_exhaustive import IGHT
+
+SMALL_GAMES = {
+    "mastermind-2x3": lambda: mastermind.game(2, 3),
+    "mastermind-3x2": lambda: mastermind.game(3, 2),
+    "mastermind-2x4": lambda: mastermind.game(2, 4),
+    "mastermind-3x3": lambda: mastermind.game(3, 3),
+    "wordle-30": lambda: exhaustive.small_wordle(30),
+    "wordle-30-hard": lambda: exhaustive.small_wordle(30, hard=True),
+    "wordle-30+30": lambda: exhaustive.small_wordle(30, seed=3, extra_guesses=30),
+    "wordle-ight": lambda: wordle.game(False, IGHT, tuple(sorted(IGHT + ("DOMES", "LIMBI", "TWEEN")))),
+    "wordle-ight-hard": lambda: wordle.game(True, IGHT, tuple(sorted(IGHT + ("DOMES", "LIMBI", "TWEEN")))),
+}
+
+
+def searched(game, cap: int, **options) -> Searcher:
+    return Searcher(game, kernels.feedback_table(game), SearchOptions(max_guesses=cap, memo_bits=12, **options))
+
+
+def search_total(searcher: Searcher, cap: int) -> float:
+    positions = np.arange(searcher.game.n_targets)
+    value, _ = searcher.best(positions, cap, None, ())
+    return math.inf if value >= INF else value
+
+
+@pytest.mark.parametrize("name", list(SMALL_GAMES))
+@pytest.mark.parametrize("cap", [2, 3, 4, 6])
+def test_search_equals_brute_force(name, cap):
+    game = SMALL_GAMES[name]()
+    hard = game.allowed is not None
+    assert search_total(searched(game, cap), cap) == exhaustive.optimal_total(game, cap, hard=hard)
+
+
+def test_bulls_two_digits_on_subsets():
+    game = bulls.game(2)
+    searcher = searched(game, 6)
+    rng = np.random.default_rng(5)
+    for size in (5, 9, 12, 14):
+        positions = np.sort(rng.choice(game.n_targets, size, replace=False))
+        value, _ = searcher.value(positions, 6)
+        assert value == exhaustive.optimal_subtotal(game, positions.tolist(), 6)
+
+
+@pytest.mark.parametrize("name", ["mastermind-3x3", "wordle-30+30", "wordle-ight-hard"])
+def test_top_k_is_an_upper_bound_and_lower_bounds_hold(name):
+    game = SMALL_GAMES[name]()
+    exact = exhaustive.optimal_total(game, 6, hard=game.allowed is not None)
+    for k in (1, 2, 5):
+        searcher = searched(game, 6, mode="top-k", k=k)
+        upper = search_total(searcher, 6)
+        assert upper >= exact
+        positions = np.arange(game.n_targets)
+        lower = searcher.lower_bound(positions, 6, int(min(upper, INF)), seconds=5.0)
+        assert lower <= exact
+
+
+@pytest.mark.parametrize("name", list(SMALL_GAMES))
+def test_grown_tree_totals_its_value_and_plays_every_target(name):
+    game = SMALL_GAMES[name]()
+    searcher = searched(game, 6)
+    positions = np.arange(game.n_targets)
+    value, _ = searcher.best(positions, 6, None, ())
+    nodes = searcher.grow(positions, 6)
+    assert nodes.subtree[0] == value
+    assert max(nodes.depth) + 1 <= 6
+    # replay every target through the tree with the game's rule
+    children = {(p, c): i for i, (p, c) in enumerate(zip(nodes.parent, nodes.feedback)) if p >= 0}
+    total = 0
+    for target in game.target_index:
+        node, count, history = 0, 1, []
+        while nodes.guess[node] != target:
+            code = game.code(nodes.guess[node], int(target))
+            if game.allowed is not None:
+                assert game.allowed(game, history)[nodes.guess[node]], "hard-mode guess breaks a hint"
+            history.append((nodes.guess[node], code))
+            node, count = children[(node, code)], count + 1
+        total += count
+    assert total == value
+
+
+def test_symmetric_levels_change_nothing():
+    game = mastermind.game(3, 3)
+    plain = search_total(searched(game, 6, symmetry_levels=0), 6)
+    symmetric = search_total(searched(game, 6, symmetry_levels=2), 6)
+    assert plain == symmetric == exhaustive.optimal_total(game, 6)
+
+
+def test_shallowest_tree_among_equal_totals(tmp_path):
+    # Mastermind 3x3: the optimum within 4 guesses equals the unlimited one; the tree keeps depth 4.
+    game = mastermind.game(3, 3)
+    table = kernels.feedback_table(game)
+    built = build(game, table, Plan(SearchOptions(max_guesses=8, memo_bits=12)), jobs=1, folder=tmp_path)
+    assert built.total == exhaustive.optimal_total(game) == exhaustive.optimal_total(game, 4)
+    assert max(built.nodes.depth) + 1 == 4
+    assert built.proof == "game" and built.lower == built.total
+
+
+def test_build_resumes_from_checkpoints(tmp_path):
+    game = exhaustive.small_wordle(30)
+    table = kernels.feedback_table(game)
+    plan = Plan(SearchOptions(max_guesses=6, memo_bits=12), opener=game.labels[int(game.target_index[0])])
+    first = build(game, table, plan, jobs=1, folder=tmp_path)
+    saved = sorted(checkpoint_dir(game, plan, tmp_path).glob("class-*.npz"))
+    assert saved, "finished classes are checkpointed"
+    saved[0].write_bytes(b"truncated")  # a damaged checkpoint is solved again, not trusted
+    again = build(game, table, plan, jobs=1, folder=tmp_path)
+    assert (again.total, again.nodes.guess) == (first.total, first.nodes.guess)
+
+
+def test_lower_bound_table_counting_bound():
+    table = lower_bound_table(losing=2, targets=10, max_guesses=3)
+    # one target at depth 1, two at depth 2, four at depth 3; more cannot be done in 3 guesses
+    assert table[3, :8].tolist() == [0, 1, 3, 5, 8, 11, 14, 17]
+    assert table[3, 8] >= INF and table[1, 2] >= INF
+
+
+def test_hard_allows_matches_the_text_rule():
+    game = wordle.game(True)
+    rng = np.random.default_rng(7)
+    from pipeline.search import kernel
+
+    for _ in range(300):
+        guess, answer, candidate = (int(x) for x in rng.integers(0, game.n_guesses, 3))
+        marks = reference.wordle(game.labels[answer], game.labels[guess])
+        code = wordle.marks_to_code(marks)
+        expected = wordle.hard_mode_allows([(game.labels[guess], marks)], game.labels[candidate]) is None
+        assert wordle.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
+        assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected

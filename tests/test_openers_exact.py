@@ -1,0 +1,93 @@
+"""`deduce openers --exact`: exact opener totals through the exact search (`pipeline.search.openers`).
+
+Mastermind (Koyama and Lai: 5625 guesses over the 1296 codes, opening 1123) and one Wordle opener
+(SALET: 7920, the published optimum); a cutoff gives a proven bound between the cutoff and the
+exact total."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, groups, picklable, table_for
+from solver import kernels, strategy
+from solver.games import get_game
+from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
+
+MASTERMIND = {"1123": 5625, "1122": 5702, "1234": 5673, "1111": 6318}
+
+
+def totals(out: str) -> list[tuple[str, str]]:
+    return [tuple(line.split(" ", 1)) for line in out.splitlines()]
+
+
+def test_mastermind_exact_words_in_parallel():
+    out = ok("openers", "mastermind", "--exact", "--words", "1123,1122,1111", "--jobs", "2")
+    assert totals(out) == [("1123", "5625"), ("1122", "5702"), ("1111", "6318")]
+
+
+def test_mastermind_cutoff_prints_a_proven_bound():
+    out = ok("openers", "mastermind", "--exact", "-w", "1122,1123,1234", "--cutoff", "5650", "-j", "1")
+    lines = totals(out)
+    assert lines[0] == ("1123", "5625")  # below the cutoff: exact
+    for label, text in lines[1:]:
+        assert text.startswith(">= "), text
+        bound = int(text[3:])
+        assert 5650 <= bound <= MASTERMIND[label]
+    assert sorted(label for label, _ in lines[1:]) == ["1122", "1234"]
+    assert int(lines[1][1][3:]) <= int(lines[2][1][3:])
+
+
+def test_exact_openers_api_and_ranking():
+    game = get_game("mastermind")
+    table = table_for(game)
+    rows = cheap_ranking(game, table, 3)
+    # the greedy criterion of solver.strategy: least sum of squares, then a candidate, then the lower row
+    sum_sq, _ = kernels.partition_scores(game, np.arange(game.n_guesses), np.arange(game.n_targets), table=table)
+    assert rows[0] == strategy.choose(game, np.arange(game.n_targets), table=table)[0]
+    assert [sum_sq[r] for r in rows] == sorted(sum_sq)[:3]
+    results = exact_openers(game, table, [game.index_of("1122"), game.index_of("1123")], jobs=1)
+    assert [(r.label, r.total, r.proven_exact) for r in results] == [("1123", 5625, True), ("1122", 5702, True)]
+    assert all(isinstance(r, OpenerTotal) and r.seconds >= 0 and r.finishes for r in results)
+    cut = exact_openers(game, table, [game.index_of("1122")], cutoff=5625, jobs=1)[0]
+    assert not cut.proven_exact and 5625 <= cut.total <= 5702
+
+
+def test_anagrams_share_a_task():
+    game = get_game("wordle", "normal")
+    rows = [game.index_of(w) for w in ("CRATE", "SALET", "TRACE", "SLATE")]
+    assert groups(game, rows) == [[rows[0], rows[2]], [rows[1], rows[3]]]
+
+
+def test_user_word_lists_pickle_for_the_workers():
+    from solver import wordle
+    from solver.wordlists import builtin_answers
+
+    assert picklable(wordle.game(True, builtin_answers()[::50], None))
+
+
+def test_user_word_lists_in_workers_and_in_process(small_lists):
+    answers, guesses = small_lists
+    lists = ("--answers", str(answers), "--guesses", str(guesses))
+    parallel = ok("openers", "wordle", "--exact", "--top", "4", "-j", "2", *lists)
+    alone = ok("openers", "wordle", "--exact", "--top", "4", "-j", "1", *lists)
+    assert parallel == alone and len(parallel.splitlines()) == 4
+    n = len(answers.read_text().split())
+    assert all(2 * n - 1 <= int(total) < 3 * n for _, total in totals(parallel))
+
+
+def test_openers_exact_errors():
+    assert_error(invoke("openers", "mastermind", "--exact", "--words", "1123,9999,12"), "9999, 12")
+    assert_error(invoke("openers", "wordle", "--exact", "--words", "SALET,XYZZY"), "XYZZY")
+    assert_error(invoke("openers", "mastermind", "--cutoff", "6000"), "--cutoff needs --exact")
+    assert_error(invoke("openers", "mastermind", "--exact", "--cutoff", "0"), "--cutoff")
+    assert_error(invoke("openers", "mastermind", "--exact", "--words", " , "), "--words")
+
+
+def test_openers_words_without_exact_follow_the_solver():
+    out = ok("openers", "mastermind", "--words", "1123,1122").splitlines()
+    assert out[0].split()[:2] == ["rank", "opener"] and len(out) == 3
+    assert sorted(line.split()[1] for line in out[1:]) == ["1122", "1123"]
+
+
+def test_wordle_salet_exact():
+    assert ok("openers", "wordle", "--exact", "--words", "salet").splitlines() == ["SALET 7920"]
