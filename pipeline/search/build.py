@@ -18,6 +18,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
+from pipeline.search.openers import registered
 from pipeline.trees import Nodes
 from solver import artifacts, atomic
 from solver.game import Game
@@ -159,12 +160,6 @@ class Built:
                 "search_seconds": f"{self.seconds:.1f}"}
 
 
-def _registered(game: Game) -> bool:
-    from solver.games import VARIANTS
-
-    return game.variant in VARIANTS.get(game.name, {})
-
-
 def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
     """Return (the first guess, work done): the plan's opener, or the best over every first guess."""
     if plan.opener is not None:
@@ -198,7 +193,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     if progress:
         progress(0, len(groups))
         progress(len(groups) - len(todo), None)
-    if jobs > 1 and _registered(game):
+    if jobs > 1 and registered(game) is not None:
         runs = Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
             delayed(_solve_in_worker)((game.name, game.variant), table, plan, root, code, group, checkpoint)
             for code, group in todo)
