@@ -209,3 +209,31 @@ def test_workers_end_with_their_killed_parent(tmp_path):
         for pid in workers:  # only the workers this test started
             if _running(pid):
                 os.kill(pid, 9)
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from solver import artifacts
+from solver.games import get_game
+
+game = get_game("mastermind")
+table, meta = artifacts.read(artifacts.TREE, game)
+extra = {k: meta[k] for k in ("targets", "total_guesses", "max_guesses", "strategy")}
+for _ in range(15):
+    artifacts.write(artifacts.TREE, game, table, extra, Path(sys.argv[1]))
+"""
+
+
+def test_concurrent_and_killed_builds_never_leave_a_broken_artifact(tmp_path):
+    from solver import artifacts
+    from solver.games import get_game
+
+    writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)]) for _ in range(2)]
+    victim = subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)])
+    time.sleep(1.5)
+    victim.kill()  # killed mid-build: at worst a temporary file is left, never a broken artifact
+    assert [w.wait(timeout=120) for w in writers] == [0, 0]
+    victim.wait(timeout=30)
+    table, meta = artifacts.read(artifacts.TREE, get_game("mastermind"), tmp_path)  # checksum and validation pass
+    assert table.num_rows > 0 and meta["total_guesses"] == "5625"
