@@ -101,16 +101,23 @@ def positions_of(game):
     return game.rows[:, :3].astype(np.int64), (3 if game.name == "mastermind" else 10)
 
 
-@pytest.mark.parametrize("name", ["mastermind", "bulls"])
-@settings(max_examples=10, deadline=None)
-@given(data=st.data())
-def test_element_to_the_representative_keeps_candidates_and_feedback(name, data):
+def draw_state(name, data):
+    """Return (game, table, codes, symbols, history, candidates) for a drawn secret and history."""
     game, codes_table = table(name)
     codes, symbols = positions_of(game)
     secret = data.draw(st.integers(0, game.n_guesses - 1), label="secret")
     history = data.draw(st.lists(st.integers(0, game.n_guesses - 1), max_size=3), label="history")
-    candidates = np.flatnonzero(np.all([codes_table[t] == codes_table[t, secret] for t in history], axis=0)) \
-        if history else np.arange(game.n_guesses)
+    alive = np.ones(game.n_guesses, dtype=bool)
+    for t in history:
+        alive &= codes_table[t] == codes_table[t, secret]
+    return game, codes_table, codes, symbols, history, np.flatnonzero(alive)
+
+
+@pytest.mark.parametrize("name", ["mastermind", "bulls"])
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_element_to_the_representative_keeps_candidates_and_feedback(name, data):
+    game, codes_table, codes, symbols, history, candidates = draw_state(name, data)
     weights = symbols ** np.arange(2, -1, -1)
     index = np.full(symbols**3, -1)
     index[codes @ weights] = np.arange(game.n_guesses)  # row of a code, by its number
@@ -133,14 +140,8 @@ def test_element_to_the_representative_keeps_candidates_and_feedback(name, data)
 @given(data=st.data())
 def test_equivalent_guesses_split_the_candidates_alike(name, data):
     """Brute force: every guess and its class representative give the same sorted partition sizes."""
-    game, codes_table = table(name)
-    codes, symbols = positions_of(game)
-    secret = data.draw(st.integers(0, game.n_guesses - 1), label="secret")
-    history = data.draw(st.lists(st.integers(0, game.n_guesses - 1), max_size=3), label="history")
-    alive = np.ones(game.n_guesses, dtype=bool)
-    for t in history:
-        alive &= codes_table[t] == codes_table[t, secret]
-    sizes = [tuple(sorted(np.bincount(codes_table[g, alive], minlength=game.n_codes).tolist()))
+    game, codes_table, codes, symbols, history, candidates = draw_state(name, data)
+    sizes = [tuple(sorted(np.bincount(codes_table[g, candidates], minlength=game.n_codes).tolist()))
              for g in range(game.n_guesses)]
     keys = symmetry.canonical_keys(codes, symbols, history)
     for rep in game.canonical(history):

@@ -71,6 +71,11 @@ def lower_bound_table(losing: int, targets: int, max_guesses: int) -> np.ndarray
     return table
 
 
+def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarray]:
+    """Return a zeroed [depth, width] scratch array of `dtype` for each workspace field name."""
+    return {name: np.zeros((depth, width), dtype) for name in names}
+
+
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets])."""
     g_count, t_count = table.shape
@@ -91,18 +96,11 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
-        counts=np.zeros((depth, codes), np.int32),
-        touched=np.zeros((depth, codes), np.int32),
-        cls_start=np.zeros((depth, codes), np.int32),
-        cls_size=np.zeros((depth, codes), np.int32),
-        cls_code=np.zeros((depth, codes), np.int32),
-        cls_bound=np.zeros((depth, codes), np.int64),
-        cls_exact=np.zeros((depth, codes), np.int8),
-        cls_order=np.zeros((depth, codes), np.int32),
-        cand_guess=np.zeros((depth, g_count), np.int32),
-        cand_bound=np.zeros((depth, g_count), np.int64),
-        cand_key=np.zeros((depth, g_count), np.int64),
-        allowed=np.zeros((depth, g_count), np.int32),
+        **per_depth(depth, codes, np.int32, "counts", "touched", "cls_start", "cls_size", "cls_code", "cls_order"),
+        **per_depth(depth, codes, np.int64, "cls_bound"),
+        **per_depth(depth, codes, np.int8, "cls_exact"),
+        **per_depth(depth, g_count, np.int32, "cand_guess", "allowed"),
+        **per_depth(depth, g_count, np.int64, "cand_bound", "cand_key"),
         best=np.full(depth, -1, np.int32),
         memo_key=np.zeros((2, slots), np.uint64),
         memo_lo=np.zeros(slots, np.int64),
