@@ -11,8 +11,8 @@ Feedback code: ``exact*(k+1)**2 + one_away*(k+1) + two_away``.
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
-from itertools import combinations
+from functools import lru_cache, partial
+from itertools import combinations, product
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.limits import excerpt
+from solver.symmetry import canonical_from_group, subset_permutations
 
 COLUMNS = "ABCDEFGH"
 ROWS = 4
@@ -102,6 +103,23 @@ def label(locations: Sequence[Location]) -> str:
 
 
 @lru_cache(maxsize=None)
+def board_permutations(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> np.ndarray:
+    """Return int32[G, targets]: the row of each set of locations under each symmetry of the board.
+
+    The symmetries are the mirrors (left-right, top-bottom, both; G = 4), and on a square board also
+    the transpositions and rotations (G = 8): they keep every Chebyshev distance, so the feedback.
+    """
+    col, row = np.divmod(np.arange(cols * rows), rows)  # cell number: col * rows + row, as in `game`
+    images = []
+    for flip_col, flip_row, transpose in product((False, True), (False, True), (False, rows == cols)):
+        c, r = (cols - 1 - col if flip_col else col), (rows - 1 - row if flip_row else row)
+        c, r = (r, c) if transpose else (c, r)
+        images.append(c * rows + r)
+    cells = game(ships, cols, rows).rows.astype(np.int64)
+    return subset_permutations(cells[:, :ships] * rows + cells[:, ships:], np.array(images))
+
+
+@lru_cache(maxsize=None)
 def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game:
     """Return the battleship variant with `ships` ships on a `rows` x `cols` board."""
     cells = [Location(c, r) for c in range(cols) for r in range(rows)]
@@ -119,6 +137,7 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
         decode=lambda code: digits(code, base, 3),
         encode=lambda fb: mixed_radix(check_feedback(fb, 3, ships, "battleship"), base),
         rules_source=inspect.getsource(make_rule) + f"k={ships}",
+        canonical=canonical_from_group(partial(board_permutations, ships, cols, rows)),
     )
 
 

@@ -18,8 +18,8 @@ Feedback code: the five fields as digits of base n+1.
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
-from itertools import combinations
+from functools import lru_cache, partial
+from itertools import combinations, permutations
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -27,6 +27,7 @@ import numpy as np
 from solver.engine import State, get_solver, next_from
 from solver.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.limits import excerpt
+from solver.symmetry import canonical_from_group, canonical_rows, subset_permutations
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -127,23 +128,25 @@ def label(cards: Sequence[Card]) -> str:
 
 
 @lru_cache(maxsize=None)
-def suit_representatives(n: int) -> np.ndarray:
-    """Return the rows of the hands that are smallest (as sorted card ids) among their suit permutations.
+def suit_permutations(n: int) -> np.ndarray:
+    """Return int32[24, hands]: the row of each hand of `n` cards with its suits permuted, per suit permutation.
 
-    Feedback is unchanged when the same suit permutation is applied to guess and answer, so at the
-    root one hand per suit-permutation class is enough to score.
+    The same suit permutation applied to guess and answer keeps the feedback (it changes no rank,
+    and keeps which cards and suits are equal), so these are symmetries of the game.
     """
-    from itertools import permutations
+    ids = np.arange(DECK_SIZE)
+    suit_perms = [np.array(perm)[ids // len(RANKS)] * len(RANKS) + ids % len(RANKS)
+                  for perm in permutations(range(len(SUITS)))]
+    return subset_permutations(game(n).rows[:, :n], np.array(suit_perms))
 
-    ids = game(n).rows[:, :n].astype(np.int64)
-    ranks, suits = ids % len(RANKS), ids // len(RANKS)
-    weights = DECK_SIZE ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    own = (ids * weights).sum(axis=1)
-    best = own.copy()
-    for perm in permutations(range(len(SUITS))):
-        mapped = np.sort(np.array(perm)[suits] * len(RANKS) + ranks, axis=1)
-        best = np.minimum(best, (mapped * weights).sum(axis=1))
-    return np.flatnonzero(own == best).astype(np.int64)
+
+@lru_cache(maxsize=None)
+def suit_representatives(n: int) -> np.ndarray:
+    """Return the rows of the hands that are the smallest row (as sorted card ids) among their suit permutations.
+
+    At the root one hand per suit-permutation class is enough to score: `game(n).canonical([])`.
+    """
+    return canonical_rows(suit_permutations(n), ())
 
 
 @lru_cache(maxsize=None)
@@ -167,6 +170,7 @@ def game(n: int = 2) -> Game:
         encode=lambda fb: mixed_radix(check_feedback(fb, 5, n, "cards"), base),
         rules_source=inspect.getsource(make_rule) + f"n={n}",
         representatives=lambda: suit_representatives(n),
+        canonical=canonical_from_group(partial(suit_permutations, n)),
     )
 
 

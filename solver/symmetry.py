@@ -16,11 +16,17 @@ other ("free") symbols can be permuted among themselves at will. The smallest im
 ``pi`` and any free permutation relabels the free symbols of ``pi.x``, in order of first
 appearance, to the smallest free symbols; the canonical form of ``x`` is the smallest of these
 images over the valid ``pi``: the lexicographically smallest code of its orbit.
+
+Games with a small group given element by element (the suits of the card game, the mirrors of a
+battleship board) use the generic part at the end: the group as permutations of the guess rows
+(`subset_permutations` builds them when a row is a set of points), and `canonical_rows` for the
+canonical guesses of a history.
 """
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Sequence
+from math import comb
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -160,3 +166,82 @@ def to_canonical(code: Sequence[int], symbols: int, history: np.ndarray) -> tupl
     taken = set(sigma.tolist())
     sigma[sigma < 0] = [s for s in free.tolist() if s not in taken]  # free symbols absent from `code`
     return tuple(pi), sigma
+
+
+# -- groups given as permutations of the rows ---------------------------------------------------
+# For games whose guesses and targets are the same rows, with a group of row permutations that
+# keeps the feedback: fb(g.a, g.b) == fb(a, b). The argument above holds for any such group.
+
+def _lex_ranks(columns: Sequence[np.ndarray], points: int) -> np.ndarray:
+    """Return int64[R]: the rank of each subset among all subsets of its size of ``range(points)``, in
+    lexicographic order. `columns[i]` holds the i-th smallest point of every subset."""
+    size = len(columns)
+    # before[i, c]: over v < c, the ways to complete a subset whose i-th smallest point is v
+    before = np.zeros((size, points + 1), dtype=np.int64)
+    before[:, 1:] = np.cumsum([[comb(points - 1 - v, size - 1 - i) for v in range(points)]
+                               for i in range(size)], axis=1)
+    rank = before[0][columns[0]]
+    for i in range(1, size):
+        rank = rank + before[i][columns[i]] - before[i][columns[i - 1] + 1]
+    return rank
+
+
+def _sorted_columns(columns: list[np.ndarray]) -> list[np.ndarray]:
+    """Return the columns sorted within every subset (odd-even transposition sort: few columns, long
+    arrays, so it is much faster than `np.sort` along a short axis)."""
+    columns = list(columns)
+    for rung in range(len(columns)):
+        for i in range(rung % 2, len(columns) - 1, 2):
+            columns[i], columns[i + 1] = np.minimum(columns[i], columns[i + 1]), np.maximum(columns[i], columns[i + 1])
+    return columns
+
+
+def subset_permutations(subsets: np.ndarray, point_perms: np.ndarray) -> np.ndarray:
+    """Return int32[G, R]: ``out[k, x]`` = the row of the image of subset `x` under point permutation `k`.
+
+    `subsets` is int[R, m]: row x lists the points of subset x in ascending order (the rows distinct);
+    `point_perms` is int[G, P]: ``point_perms[k, p]`` is the image of point p. Repeated permutations
+    are dropped; the identity is the first element. ValueError if the identity is missing or an image
+    is not a row (the rows are not closed under the group).
+    """
+    subsets = np.asarray(subsets, dtype=np.int64)
+    point_perms = np.unique(np.asarray(point_perms, dtype=np.int64), axis=0)  # sorted: identity first
+    points = point_perms.shape[1]
+    if not np.array_equal(point_perms[0], np.arange(points)):
+        raise ValueError("the point permutations must include the identity")
+    columns = list(np.ascontiguousarray(subsets.T))
+    row_of = np.full(comb(points, len(columns)), -1, dtype=np.int32)  # by lexicographic rank
+    row_of[_lex_ranks(columns, points)] = np.arange(subsets.shape[0], dtype=np.int32)
+    out = np.empty((point_perms.shape[0], subsets.shape[0]), dtype=np.int32)
+    for k, perm in enumerate(point_perms):
+        out[k] = row_of[_lex_ranks(_sorted_columns([perm[c] for c in columns]), points)]
+    if (out < 0).any():
+        raise ValueError("the rows are not closed under the point permutations")
+    return out
+
+
+def canonical_rows(perms: np.ndarray, history: Sequence[int]) -> np.ndarray:
+    """Return the sorted rows, one per orbit of the stabiliser of `history`: each the smallest of its orbit.
+
+    `perms` is int[G, R], a group of row permutations (identity included): ``perms[k, x]`` is the
+    image of row x under element k. The stabiliser is the elements fixing every row of `history`
+    (the guesses so far, their feedback does not matter); a row is canonical when no element of it
+    maps the row to a smaller one.
+    """
+    history = np.asarray(list(history), dtype=np.int64)
+    stabiliser = perms[np.all(perms[:, history] == history, axis=1)]
+    return np.flatnonzero(stabiliser.min(axis=0) == np.arange(perms.shape[1])).astype(np.int64)
+
+
+def canonical_from_group(perms: np.ndarray | Callable[[], np.ndarray]) -> Callable[[Sequence[int]], np.ndarray]:
+    """Return ``history -> canonical_rows(perms, history)``, a `Game.canonical`.
+
+    `perms` is the group (see `canonical_rows`), or a function returning it, called at each use, so
+    that a game can defer building it (make that function cache its result).
+    """
+    group = perms if callable(perms) else (lambda: perms)
+
+    def canonical(history: Sequence[int]) -> np.ndarray:
+        return canonical_rows(group(), history)
+
+    return canonical
