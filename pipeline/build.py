@@ -20,13 +20,16 @@ TREE_OPTIONS: dict[tuple[str, str], Options] = {
 }
 # Variants whose tree comes from the exact search (`pipeline.search`); the others stay greedy.
 # Wordle trees open with the guess whose optimum is published (proven for that opener); the
-# Mastermind root is searched over every first guess up to symmetry (proven for the game).
+# other roots are searched over every first guess up to symmetry (proven for the game).
 EXACT_PLANS: dict[tuple[str, str], Plan] = {
     ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
     ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
     ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
+    # the card game's first two levels are searched one hand per class of suit permutations
+    ("cards", "n1"): Plan(SearchOptions(max_guesses=8)),
+    ("cards", "n2"): Plan(SearchOptions(max_guesses=8), seed_k=10),
 }
 # Which table a variant's tree scores with (None: no table, score through the rule).
 TABLE_OF = {("wordle", "hard"): ("wordle", "normal"), ("cards", "n4"): None}

@@ -145,3 +145,20 @@ def test_hard_allows_matches_the_text_rule():
         expected = wordle.hard_mode_allows([(game.labels[guess], marks)], game.labels[candidate]) is None
         assert wordle.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
         assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
+
+
+@pytest.mark.parametrize("cap, seed_k", [(8, 1), (5, 3)])
+def test_large_classes_split_into_units_build_the_same_tree(tmp_path, cap, seed_k):
+    # Mastermind 4x4 in one process: every root class of 10% of the targets or more is valued guess by
+    # guess and class by class (`fanout`); the tree must be the one a class-per-task build grows.
+    game = mastermind.game(4, 4)
+    table = kernels.feedback_table(game)
+    trees = []
+    for jobs, folder in ((1, tmp_path / "whole"), (2, tmp_path / "units")):
+        plan = Plan(SearchOptions(max_guesses=cap, memo_bits=14), seed_k=seed_k, fanout_share=0.1)
+        built = build(game, table, plan, jobs=jobs, folder=folder)
+        trees.append((built.total, built.lower, built.nodes))
+        units = list(checkpoint_dir(game, plan, folder).glob("unit-*.pkl"))
+        assert bool(units) == (jobs > 1)
+    assert trees[0] == trees[1]
+    assert trees[0][0] == trees[0][1] == {8: 905, 5: 905}[cap]  # proven: total == lower bound

@@ -35,6 +35,8 @@ EXACT = {
     ("wordle", "answers-only"): (7973, 6, "opener"),  # SLATE, guesses restricted to the answers
     ("mastermind", "default"): (5625, 6, "game"),  # Koyama and Lai 1993
     ("bulls", "default"): (BULLS_TOTAL, 7, BULLS_PROOF),
+    ("cards", "n1"): (180, 4, "game"),  # this project's proofs (no optimum is published)
+    ("cards", "n2"): (4697, 5, "game"),
 }
 # Cards n=4 has 270725 targets; all are replayed (about 70 s here). Set a stride
 # above 1 to replay a fixed sample instead (its max is then only checked against the metadata).

@@ -9,6 +9,7 @@ are removed once its tree artifact is written.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import shutil
 import time
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
+from pipeline.search import fanout
 from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
 from pipeline.search.openers import registered
 from pipeline.trees import Nodes
@@ -36,6 +38,8 @@ class Plan:
     # prove mode: first find each class's top-`seed_k` value (an upper bound, fast), then prove
     # with that bound as the cut-off; 0: prove with no cut-off
     seed_k: int = 0
+    # a root class with at least this share of the targets is solved by many tasks (`fanout`)
+    fanout_share: float = 0.2
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -97,6 +101,19 @@ def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher
     return found
 
 
+def _seed(game: Game, table: np.ndarray, plan: Plan, root: int, group: np.ndarray, guesses, ghash) -> tuple[int, int]:
+    """Return (a root class's top-`seed_k` value: an upper bound, INF if none within the guesses;
+    the guess reaching it)."""
+    seeder = _searcher(game, table, replace(plan.options, mode="top-k", k=plan.seed_k, memo_bits=20))
+    return seeder.best(group, plan.options.max_guesses - 1, None, (root,), guesses, ghash)
+
+
+def _work(searcher: Searcher, before: Stats) -> Stats:
+    after = searcher.stats
+    return Stats(after.nodes - before.nodes, after.full - before.full, after.probes - before.probes,
+                 after.hits - before.hits)
+
+
 def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
                 checkpoint: Path | None = None) -> ClassResult:
     """Return the optimal subtree (top-k: the best found) of one root class, shallowest among equals."""
@@ -110,8 +127,7 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     path = (root,)
     beta = None
     if plan.seed_k and options.proves:
-        seeder = _searcher(game, table, replace(options, mode="top-k", k=plan.seed_k, memo_bits=20))
-        upper, _ = seeder.best(group, r, None, path, guesses, ghash)
+        upper, _ = _seed(game, table, plan, root, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
     value, _ = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
@@ -123,23 +139,77 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     lower = value
     if not options.proves:
         lower = searcher.lower_bound(group, options.max_guesses - 1, value, plan.bound_seconds, guesses, ghash)
-    after = searcher.stats
-    work = Stats(after.nodes - before.nodes, after.full - before.full, after.probes - before.probes,
-                 after.hits - before.hits)
-    result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
+    result = ClassResult(code, nodes, value, lower, _work(searcher, before), time.perf_counter() - start)
     if checkpoint is not None:
         _save(checkpoint / f"class-{code}.npz", result)
     return result
 
 
-def _solve_in_worker(key, table, plan, root, code, group, checkpoint) -> ClassResult:
+@dataclass
+class Seeded:
+    """A large root class's upper bound (the cut-off of its first batch of units)."""
+
+    code: int
+    upper: int
+    guess: int  # the guess reaching it (-1: none)
+    seconds: float
+
+
+def seed_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
+               checkpoint: Path) -> Seeded:
+    """Return the upper bound of a large class (INF without a seed), saved as a checkpoint."""
+    start = time.perf_counter()
+    upper, guess = INF, -1
+    if plan.seed_k:
+        upper, guess = _seed(game, table, plan, root, group, *_searcher(game, table, plan.options).allowed_after(()))
+    result = Seeded(code, upper, guess, time.perf_counter() - start)
+    _save_object(checkpoint / f"seed-{code}.pkl", result)
+    return result
+
+
+def solve_unit(game: Game, table: np.ndarray, plan: Plan, root: int, group: np.ndarray, unit: fanout.Unit,
+               checkpoint: Path) -> fanout.UnitResult:
+    """Return one unit of a large class (`fanout`), saved as a checkpoint."""
+    result = fanout.run_unit(_searcher(game, table, plan.options), root, group, unit)
+    _save_object(checkpoint / _unit_name(unit), result)
+    return result
+
+
+def _unit_name(unit: fanout.Unit) -> str:
+    text = f"{unit.code}|{unit.r}|{unit.guess}|{unit.children}|{unit.budget}"
+    return f"unit-{hashlib.sha256(text.encode()).hexdigest()[:16]}.pkl"
+
+
+def _save_object(path: Path, value) -> None:
+    with atomic.replacing(path) as tmp:
+        tmp.write_bytes(pickle.dumps(value))
+
+
+def _load_object(path: Path):
+    # checkpoints are this build's own files; a missing, damaged or stale one is computed again
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 - any unreadable checkpoint means "not done"
+        return None
+
+
+def _in_worker(task, key, table, *args):
     # Workers rebuild the game from the registry and run the kernel on one thread each.
     from solver.games import get_game
 
     import numba
 
     numba.set_num_threads(1)
-    return solve_class(get_game(*key), table, plan, root, code, group, checkpoint)
+    return task(get_game(*key), table, *args)
+
+
+def _run(game: Game, table: np.ndarray, jobs: int, calls: list):
+    """Yield the results of `calls` (task, args) as they finish: in worker processes when jobs > 1."""
+    if jobs > 1 and registered(game) is not None:
+        return Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
+            delayed(_in_worker)(task, (game.name, game.variant), table, *args) for task, args in calls)
+    # one process (or a game the workers cannot rebuild from the registry)
+    return (task(game, table, *args) for task, args in calls)
 
 
 @dataclass
@@ -175,7 +245,11 @@ def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
 
 
 def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=None, folder: Path | None = None) -> Built:
-    """Return the tree of `plan`: root classes solved in parallel, finished ones read from checkpoints."""
+    """Return the tree of `plan`: root classes solved in parallel, finished ones read from checkpoints.
+
+    Classes are tasks of their own, largest first; a class too large for one worker (`fanout`) is
+    seeded in that first batch, then solved by batches of smaller tasks.
+    """
     start = time.perf_counter()
     root, stats = root_guess(game, table, plan)
     root_seconds = time.perf_counter() - start
@@ -193,16 +267,46 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     if progress:
         progress(0, len(groups))
         progress(len(groups) - len(todo), None)
-    if jobs > 1 and registered(game) is not None:
-        runs = Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
-            delayed(_solve_in_worker)((game.name, game.variant), table, plan, root, code, group, checkpoint)
-            for code, group in todo)
-    else:  # one process (or a game the workers cannot rebuild from the registry)
-        runs = (solve_class(game, table, plan, root, code, group, checkpoint) for code, group in todo)
-    for result in runs:
+    large = {code: fanout.LargeClass(searcher, root, code, group, plan.options.max_guesses - 1,
+                                     fanout.candidates(searcher, root))
+             for code, group in todo if jobs > 1 and fanout.applies(game, plan.options, plan.seed_k > 0, group.size,
+                                                                     plan.fanout_share)}
+
+    def finished(result: ClassResult) -> None:
         done[result.code] = result
         if progress:
             progress(1, None)
+
+    calls = []
+    for code, lc in large.items():
+        seeded = _load_object(checkpoint / f"seed-{code}.pkl")
+        if isinstance(seeded, Seeded):
+            lc.seeded(seeded.upper, seeded.guess, Stats(), seeded.seconds)
+        else:
+            calls.append((seed_class, (plan, root, code, lc.group, checkpoint)))
+    calls += [(solve_class, (plan, root, code, group, checkpoint)) for code, group in todo if code not in large]
+    for result in _run(game, table, jobs, calls):
+        if isinstance(result, Seeded):
+            large[result.code].seeded(result.upper, result.guess, Stats(), result.seconds)
+        else:
+            finished(result)
+    while active := [lc for lc in large.values() if not lc.done]:
+        calls = []
+        for lc in active:
+            for unit in lc.units():
+                known = _load_object(checkpoint / _unit_name(unit))
+                if isinstance(known, fanout.UnitResult) and known.unit == unit:
+                    lc.take(known)
+                else:
+                    calls.append((solve_unit, (plan, root, lc.group, unit, checkpoint)))
+        for result in _run(game, table, jobs, calls):
+            large[result.unit.code].take(result)
+        for lc in active:
+            lc.advance()
+            if lc.done:
+                result = ClassResult(lc.code, lc.tree(), lc.value, lc.value, lc.stats, lc.seconds)
+                _save(checkpoint / f"class-{lc.code}.npz", result)
+                finished(result)
     nodes = Nodes()
     node = nodes.add(-1, -1, 0, root, game.n_targets)
     total = lower = game.n_targets

@@ -226,17 +226,25 @@ class Searcher:
     def guess_value(self, positions: np.ndarray, r: int, beta: int, history: tuple[int, ...], guess: int) -> int:
         """Return the total of playing `guess` at this node: exact below `beta`, else a lower bound."""
         classes = self.split(guess, positions)
-        lbr = self.ws.lb[r - 1]
         hit = positions.size - sum(group.size for _, group in classes)
-        bounds = [int(lbr[group.size]) for _, group in classes]
-        total = hit + sum(group.size + b for (_, group), b in zip(classes, bounds))
-        for i in sorted(range(len(classes)), key=lambda i: classes[i][1].size):
+        total = hit + self.children_value([group for _, group in classes], r - 1, beta - hit, history + (guess,))
+        return min(total, INF) if total >= beta else total
+
+    def children_value(self, groups: list[np.ndarray], r: int, beta: int, history: tuple[int, ...]) -> int:
+        """Return the sum over `groups` (classes of one node) of size + value within `r` guesses.
+
+        Exact below `beta`, else a lower bound of at least `beta`. Smallest classes first, each cut
+        off by what the others' bounds leave (the classes of one guess may come in several calls).
+        """
+        lbr = self.ws.lb[r]
+        bounds = [int(lbr[group.size]) for group in groups]
+        total = sum(group.size + b for group, b in zip(groups, bounds))
+        for i in sorted(range(len(groups)), key=lambda i: groups[i].size):
             if total >= beta:
                 return min(total, INF)
-            group = classes[i][1]
-            if group.size <= 2:
+            if groups[i].size <= 2:
                 continue
-            value, _ = self.node_value(group, r - 1, beta - total + bounds[i], history + (guess,))
+            value, _ = self.node_value(groups[i], r, beta - total + bounds[i], history)
             total += value - bounds[i]
         return min(total, INF) if total >= beta else total
 
