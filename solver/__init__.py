@@ -3,4 +3,9 @@
 Game modules: `solver.battleship`, `solver.cards`, `solver.wordle`, `solver.mastermind`,
 `solver.bulls`. Importing this package compiles no Numba code: kernels load lazily.
 """
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version as _version
+
+try:
+    __version__ = _version("deduce")  # one source of truth: pyproject.toml, via the package metadata
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"

@@ -1,6 +1,10 @@
 """Every artifact the pipeline writes and the solver reads: names, schemas, metadata, checks.
 
-Files, all under `artifacts_dir()` (``artifacts/`` of the checkout, or ``$DEDUCE_ARTIFACTS``):
+Where they live (`search_dirs`, in the order searched; `deduce tables --where` prints them):
+``$DEDUCE_ARTIFACTS`` alone when it is set; else the packaged folder (``artifacts/`` of a checkout,
+the package data ``solver/trees`` of an installed wheel, which carries the committed trees) and the
+user cache folder (`platformdirs`). Builds write to `artifacts_dir()`: the packaged folder where it
+is writable, else the user cache, so a read-only install still rebuilds and finds its artifacts.
 
 * ``table-<game>-<variant>.parquet``: the full feedback table, one row per allowed guess.
   Columns: ``guess`` (int32, guess row index), ``codes`` (fixed-size list of uint8 or uint16, one
@@ -75,15 +79,64 @@ class MissingTableError(KeyError):
         return str(self.args[0]) if self.args else "missing artifact"
 
 
+def packaged_dir() -> Path:
+    """Return the folder of the committed trees: ``solver/trees`` (package data) of an installed
+    wheel, else ``artifacts/`` beside the packages (a checkout, or an editable install)."""
+    from importlib.resources import files
+
+    shipped = files("solver") / "trees"
+    if shipped.is_dir():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parent.parent / "artifacts"
+
+
+def cache_dir() -> Path:
+    """Return the user cache folder for artifacts built where the package folder is read-only."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("deduce")) / "artifacts"
+
+
+def _writable(folder: Path) -> bool:
+    while not folder.exists():  # the first existing ancestor decides whether it can be created
+        folder = folder.parent
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
 def artifacts_dir() -> Path:
-    """Return the artifact folder: $DEDUCE_ARTIFACTS, else ``artifacts/`` next to the packages."""
+    """Return the folder builds write to: $DEDUCE_ARTIFACTS, else the packaged folder if writable,
+    else the user cache folder."""
     env = os.environ.get("DEDUCE_ARTIFACTS")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
+    if env:
+        return Path(env)
+    packaged = packaged_dir()
+    return packaged if _writable(packaged) else cache_dir()
+
+
+def search_dirs() -> list[Path]:
+    """Return the folders searched for an artifact, in order: $DEDUCE_ARTIFACTS alone when set,
+    else the build folder, the packaged folder and the user cache folder (without repeats)."""
+    env = os.environ.get("DEDUCE_ARTIFACTS")
+    if env:
+        return [Path(env)]
+    return list(dict.fromkeys([artifacts_dir(), packaged_dir(), cache_dir()]))
+
+
+def artifact_name(kind: str, game: Game) -> str:
+    """Return the file name of the `kind` artifact (table or tree) of a game variant."""
+    return f"{kind}-{game.key}.parquet"
 
 
 def artifact_path(kind: str, game: Game, folder: Path | None = None) -> Path:
-    """Return the path of the `kind` artifact (table or tree) of a game variant."""
-    return (folder or artifacts_dir()) / f"{kind}-{game.key}.parquet"
+    """Return the path of the `kind` artifact of a game variant: in `folder` when given, else the
+    first of `search_dirs` that has it (the build folder when none has)."""
+    name = artifact_name(kind, game)
+    if folder is not None:
+        return folder / name
+    for candidate in search_dirs():
+        if (candidate / name).exists():
+            return candidate / name
+    return artifacts_dir() / name
 
 
 def table_schema(game: Game) -> pa.Schema:
@@ -123,8 +176,8 @@ def _metadata(kind: str, game: Game, table: pa.Table, extra: dict) -> dict[str, 
 
 
 def write(kind: str, game: Game, table: pa.Table, extra: dict, folder: Path | None = None) -> Path:
-    """Write an artifact atomically with its metadata; return its path."""
-    path = artifact_path(kind, game, folder)
+    """Write an artifact atomically with its metadata (into `folder`, else `artifacts_dir()`); return its path."""
+    path = (folder or artifacts_dir()) / artifact_name(kind, game)
     meta = _metadata(kind, game, table, extra)
     table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
     # Row groups of at most ~64 MB: the writer's buffers scale with one group, not the whole table

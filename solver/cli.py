@@ -121,8 +121,19 @@ FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the o
            "(A1-A3-H1, 2C+AS) to fit in one argument.")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from solver import __version__
+
+        typer.echo(f"deduce {__version__}")
+        raise typer.Exit()
+
+
 @app.callback(help=f"Deduction-game solvers played from precomputed decision trees.\n\n{FORMATS}")
-def main() -> None:
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
     """Deduction-game solvers played from precomputed decision trees."""
     show_warnings()
 
@@ -341,8 +352,16 @@ def tables(
     games: Annotated[Optional[list[str]], typer.Argument(help="Games to rebuild (default: all).")] = None,
     jobs: Jobs = 2,
     force: Force = False,
+    where: Annotated[bool, typer.Option("--where", help="Print the folders searched for artifacts, in order "
+                                                         "(the first is where builds write), and exit.")] = False,
 ) -> None:
-    """Rebuild the feedback tables and decision trees under artifacts/ that are missing or stale."""
+    """Rebuild the feedback tables and decision trees that are missing or stale (see --where)."""
+    if where:
+        from solver import artifacts
+
+        for folder in artifacts.search_dirs():
+            typer.echo(str(folder))
+        return
     from pipeline.build import build_all
 
     with domain_errors():
