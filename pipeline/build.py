@@ -1,7 +1,14 @@
 """`make tables`: rebuild every stale table and tree with a progress display, then the manifest."""
 from __future__ import annotations
 
+import importlib
+import os
+import sys
+from pathlib import Path
+
 from solver import artifacts
+from solver.game import Game
+from solver.limits import excerpt
 from solver.games import VARIANTS, UnknownGameError, all_variants, get_game
 
 from pipeline.cleanup import remove_stale_temporaries
@@ -84,3 +91,44 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
             progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
     path = artifacts.write_manifest()
     console.print(f"manifest: {path}")
+
+
+def load_custom(spec: str) -> Game:
+    """Return the game made by ``module:function`` (called without arguments; the current folder is
+    importable, as for `uvicorn module:app`); ValueError naming what is wrong otherwise."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"--game takes module:function (a function returning a Game), got {excerpt(spec)}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"--game {excerpt(spec)}: cannot import {module_name}: {err}") from None
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise ValueError(f"--game {excerpt(spec)}: {module_name} has no function {attribute}")
+    game = factory()
+    if not isinstance(game, Game):
+        raise ValueError(f"--game {excerpt(spec)}: {attribute}() returned {type(game).__name__}, not a Game "
+                         "(see solver.generic.from_function)")
+    return game
+
+
+def build_custom(spec: str, jobs: int = 2, force: bool = False) -> Path:
+    """Build the greedy tree of a user's game (``module:function``) where the solver finds it; return its path."""
+    from solver.kernels import feedback_table
+
+    game = load_custom(spec)
+    with make_progress() as progress:
+        task = progress.add_task(f"tree {game.key}", total=None)
+
+        def advance(step, total):
+            if total is not None:
+                progress.update(task, total=total)
+            progress.advance(task, step)
+
+        built, seconds = build_tree(game, feedback_table(game), Options(jobs=jobs), force=force, progress=advance)
+        status = f"built in {seconds:.1f} s" if built else "up to date"
+        progress.update(task, description=f"tree {game.key}: {status}")
+    return artifacts.artifact_path(artifacts.TREE, game)

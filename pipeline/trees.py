@@ -20,6 +20,7 @@ from joblib import Parallel, delayed
 
 from solver import artifacts, strategy
 from solver.game import Game
+from solver.games import registered
 
 
 @dataclass
@@ -174,9 +175,12 @@ def build(game: Game, table: np.ndarray | None, options: Options, progress=None)
     groups.sort(key=lambda item: -item[1].size)  # largest first balances the workers
     if progress:
         progress(0, len(groups))
-    jobs = Parallel(n_jobs=options.jobs, return_as="generator", max_nbytes="1M")(
-        delayed(_grow_child)((game.name, game.variant), table, options, group, ((guess, code),), 1)
-        for code, group in groups)
+    if options.jobs > 1 and registered(game) is not None:
+        jobs = Parallel(n_jobs=options.jobs, return_as="generator", max_nbytes="1M")(
+            delayed(_grow_child)((game.name, game.variant), table, options, group, ((guess, code),), 1)
+            for code, group in groups)
+    else:  # one process (or a game the workers cannot rebuild from the registry)
+        jobs = (builder.grow(group, ((guess, code),), 1) for code, group in groups)
     total = game.n_targets
     for (code, group), sub in zip(groups, jobs):
         sub.feedback[0] = code

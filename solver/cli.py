@@ -354,6 +354,10 @@ def tables(
     force: Force = False,
     where: Annotated[bool, typer.Option("--where", help="Print the folders searched for artifacts, in order "
                                                          "(the first is where builds write), and exit.")] = False,
+    custom: Annotated[Optional[str], typer.Option(
+        "--game", metavar="MODULE:FUNCTION", show_default=False,
+        help="Build the tree of your own game: a function returning a Game, e.g. one made by "
+             "solver.generic.from_function (the current folder is importable).")] = None,
 ) -> None:
     """Rebuild the feedback tables and decision trees that are missing or stale (see --where)."""
     if where:
@@ -362,10 +366,13 @@ def tables(
         for folder in artifacts.search_dirs():
             typer.echo(str(folder))
         return
-    from pipeline.build import build_all
+    from pipeline.build import build_all, build_custom
 
     with domain_errors():
-        build_all(games or None, jobs=jobs, force=force)
+        if custom is not None:
+            typer.echo(f"tree: {build_custom(custom, jobs=jobs, force=force)}")
+        else:
+            build_all(games or None, jobs=jobs, force=force)
 
 
 if __name__ == "__main__":

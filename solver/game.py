@@ -85,6 +85,14 @@ class Game:
         """Return the feedback code of guess row `guess` against guess row `target` (pure Python)."""
         return int(self.rule(self.rows[guess], self.rows[target]))
 
+    @classmethod
+    def from_function(cls, targets, guesses, score: Callable[[Any, Any], Any], **options) -> "Game":
+        """Return the game of any function ``score(secret, guess)`` over these lists, its table
+        computed once (`solver.generic.from_function`, which documents `guesses` and `options`)."""
+        from solver.generic import from_function
+
+        return from_function(targets, guesses, score, **options)
+
     def fingerprint(self) -> str:
         """Return a sha256 over the lists and the rule source: changes when either changes."""
         digest = hashlib.sha256()

@@ -46,6 +46,12 @@ def get_game(name: str, variant: str | None = None) -> Game:
     return variants[variant]()
 
 
+def registered(game: Game) -> tuple[str, str] | None:
+    """Return (name, variant) when `game` is a registered variant (worker processes rebuild it by
+    that key), else None (a user's word lists or scoring function: build it in this process)."""
+    return (game.name, game.variant) if game.variant in VARIANTS.get(game.name, {}) else None
+
+
 def all_variants() -> list[tuple[str, str]]:
     """Return every registered (game, variant) pair."""
     return [(name, variant) for name, variants in VARIANTS.items() for variant in variants]

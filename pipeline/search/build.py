@@ -20,7 +20,7 @@ from joblib import Parallel, delayed
 
 from pipeline.search import fanout
 from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
-from pipeline.search.openers import registered
+from solver.games import registered
 from pipeline.trees import Nodes
 from solver import artifacts, atomic
 from solver.game import Game

@@ -21,6 +21,7 @@ import numpy as np
 
 from pipeline.search.engine import INF, SearchOptions, Searcher
 from solver.game import Game
+from solver.games import registered
 
 DEFAULT_MAX_GUESSES = 6
 
@@ -39,13 +40,6 @@ class OpenerTotal:
     def finishes(self) -> bool:
         """Whether some tree opening with it finishes every target within the guess limit."""
         return self.total < INF
-
-
-def registered(game: Game) -> tuple[str, str] | None:
-    """Return (name, variant) when `game` is a registered variant (rebuilt by key in workers), else None."""
-    from solver.games import VARIANTS
-
-    return (game.name, game.variant) if game.variant in VARIANTS.get(game.name, {}) else None
 
 
 def table_for(game: Game) -> np.ndarray:
