@@ -1,8 +1,9 @@
 """`make bench`: table-build throughput, exact search, runtime latencies and the cards n=4 replay.
 
 Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
-``cards4``, ``state`` (the `wordle` state file of a million games; default: all). Figures are
-printed, never asserted: goals live in the README.
+``live`` (the worst live guess of every game without its tree), ``cards4``, ``state`` (the `wordle`
+state file of a million games; default: all). Figures are printed, never asserted: goals live in
+the README.
 """
 from __future__ import annotations
 
@@ -74,6 +75,61 @@ def bench_runtime() -> None:
         live.append(time.perf_counter() - start)
     print(f"live fallback after off-tree {off} ({len(live)} answers): median {statistics.median(live) * 1e3:.1f} ms, "
           f"max {max(live) * 1e3:.1f} ms")
+
+
+LIVE_RUNS = 3  # timed runs of each live guess; the slowest is reported
+
+
+def largest_class(game, row: int) -> tuple[object, int]:
+    """Return (feedback in the game's format, candidates left) of the largest class of guess `row` at the root."""
+    from solver import kernels
+
+    counts = np.bincount(kernels.feedback_table(game, [row])[0], minlength=game.n_codes)
+    counts[game.win_code] = 0
+    code = int(np.argmax(counts))
+    return game.decode(code), int(counts[code])
+
+
+def live_cases(solver) -> list[tuple[str, object]]:
+    """Return (description, call) for the live guesses timed per game: the first guess, and the
+    next guess in the largest class after the solver's opener and after the first guess row
+    (an off-tree opener, usually poor: many candidates left). Each call returns (text, state)."""
+    game = solver.game
+    opener, root = solver.initial_guess()
+    cases = [("root", solver.initial_guess)]
+    for row in dict.fromkeys((game.index_of(opener), 0)):
+        feedback, left = largest_class(game, row)
+        label = game.labels[row]
+        cases.append((f"after {label} ({left} left)",
+                      lambda label=label, feedback=feedback: solver.next_guess(label, root, feedback)))
+    return cases
+
+
+def bench_live() -> None:
+    """Print, per game variant without its tree, the slowest warm live guess (seconds) from the root
+    and from mid-game states, and how much of the guess pool each scored within the budget."""
+    from solver.engine import Solver
+    from solver.games import all_variants, get_game
+    from solver.strategy import LIVE_BUDGET
+
+    worst_of_all = (0.0, "")
+    for name, variant in all_variants():
+        solver = Solver(get_game(name, variant), use_tree=False)  # no tree: every guess is live
+        parts, worst = [], 0.0
+        for what, call in live_cases(solver):  # its first guess compiles or loads the kernels
+            call()  # warm: the symmetry group and the kernels for this state's sizes are ready
+            seconds = 0.0
+            for _ in range(LIVE_RUNS):
+                start = time.perf_counter()
+                _, state = call()
+                seconds = max(seconds, time.perf_counter() - start)
+            choice = state.live_choice
+            scored = f"{choice.scored}/{choice.pool} scored" if choice and choice.pool else "no scoring"
+            parts.append(f"{what} {seconds:.3f} s ({scored})")
+            worst = max(worst, seconds)
+        worst_of_all = max(worst_of_all, (worst, solver.game.key))
+        print(f"live {solver.game.key:20s} worst {worst:.3f} s: {'; '.join(parts)}", flush=True)
+    print(f"live worst of all games: {worst_of_all[0]:.3f} s ({worst_of_all[1]}); budget {LIVE_BUDGET:g} s a guess")
 
 
 def bench_cards4() -> None:
@@ -199,8 +255,8 @@ def bench_state() -> None:
           f"+{max(m for _, m, _ in runs[:3]) / 1e6:.0f} MB, tracemalloc peak {runs[3][2] / 1e6:.0f} MB")
 
 
-SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "cards4": bench_cards4,
-            "state": bench_state}
+SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
+            "cards4": bench_cards4, "state": bench_state}
 
 
 def main(argv: list[str]) -> None:

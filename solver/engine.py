@@ -4,9 +4,12 @@
 `next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
 guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
 user's own), the solver filters the candidates by the history and chooses with the same greedy
-rule as the pipeline (`solver.strategy`), compiling the kernels lazily; it logs why at info level,
-except for a tree file that exists but cannot be used (unreadable, stale, failing its checksum or
-its checks): that is a WARNING naming the file, once per process and file (`Solver.tree_error`).
+rule as the pipeline (`solver.strategy.choose_live`), compiling the kernels lazily, within a time
+budget (`Solver.budget`, in seconds), so that a live guess never hangs, even at the root of cards
+n=4. It logs why at info level, except for a tree file that exists but cannot be used (unreadable,
+stale, failing its checksum or its checks): that is a WARNING naming the file, once per process and
+file (`Solver.tree_error`); and a whole game of a built-in variant played without its tree file
+(missing) is a WARNING once per process and variant.
 
 States are immutable: `next_guess` returns a new `State` and never changes the one it is given.
 """
@@ -21,11 +24,13 @@ from typing import Any
 
 import numpy as np
 
+from solver import strategy
 from solver.game import Game
 from solver.limits import excerpt
 
 log = logging.getLogger(__name__)
 _WARNED: set[str] = set()  # the unusable-tree warnings given in this process
+_WARNED_MISSING: set[str] = set()  # the variants warned of playing whole games without their tree file
 
 
 class InconsistentFeedbackError(ValueError):
@@ -104,6 +109,12 @@ class State:
         return int(self.candidate_positions.size)
 
     @property
+    def live_choice(self) -> strategy.LiveChoice | None:
+        """Return how this state's guess was chosen live (guesses scored, seconds), or None if it
+        was not (on the tree, or not asked yet)."""
+        return self._live.get("choice")
+
+    @property
     def identified(self) -> bool:
         """Return True once a single target is left (even before it is guessed)."""
         return self.remaining == 1
@@ -117,8 +128,9 @@ class State:
 class Solver:
     """Plays one game variant from its tree artifact, with live computation off the tree."""
 
-    def __init__(self, game: Game, use_tree: bool = True, folder=None):
+    def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET):
         self.game = game
+        self.budget = budget  # seconds a live guess may spend scoring guesses (math.inf: no limit)
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
@@ -202,12 +214,27 @@ class Solver:
         tree = self.tree
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
-        if "guess" not in state._live:
-            from solver import strategy
+        if "choice" not in state._live:
+            if not state.history:
+                self._warn_whole_game_live()
+            choice = strategy.choose_live(self.game, state.candidate_positions, state.history, self.budget)
+            if not choice.complete:
+                log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)",
+                         self.game.key, state.history_text(), choice.scored, choice.pool, self.budget)
+            state._live["choice"] = choice
+        return state._live["choice"].guess
 
-            candidates = state.candidate_positions
-            state._live["guess"] = strategy.choose(self.game, candidates, state.history)[0]
-        return state._live["guess"]
+    def _warn_whole_game_live(self) -> None:
+        """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""
+        from solver.games import registered
+
+        game = self.game
+        built_in = registered(game) is not None  # the user's own word lists have no tree
+        missing = self._use_tree and self.tree is None and self.tree_error is None
+        if missing and built_in and game.key not in _WARNED_MISSING:
+            _WARNED_MISSING.add(game.key)
+            log.warning("no tree file for %s: whole games are computed live (up to %.3g s a guess, and "
+                        "some guesses worse than the tree's); run `make tables`", game.key, self.budget)
 
     def filter(self, history) -> np.ndarray:
         """Return the target positions consistent with every (guess row, code) of `history`."""

@@ -114,8 +114,9 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
     is played from `state` by the solver's strategy; `first` forces the first guess.
 
     The guesses are the solver's: its tree while the history follows it, else the live greedy
-    rule (`strategy.choose`, as `Solver.guess_row`). Candidates are split at each node by the
-    feedback of its guess instead of being filtered again from the whole history.
+    rule within the solver's time budget (`strategy.choose_live`, as `Solver.guess_row`).
+    Candidates are split at each node by the feedback of its guess instead of being filtered
+    again from the whole history.
     """
     from solver import strategy
 
@@ -132,7 +133,7 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
         elif node is not None:
             row = int(tree.guess[node])
         else:
-            row = strategy.choose(game, positions, history)[0]
+            row = strategy.choose_live(game, positions, history, solver.budget).guess
         me = len(columns["parent"])
         count = int(playing.sum())
         for key, value in zip(columns, (parent, code, len(history), row, count, 0)):
