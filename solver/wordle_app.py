@@ -241,13 +241,19 @@ class RichUI:
     """Coloured board and keyboard for a terminal (rich is imported only here)."""
 
     retry_bad_answer = True
-    STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", "R": "bold white on red3", "X": "bold black on grey70"}
+    # G green, Y yellow, R absent (grey, as players know it), X a key not played yet
+    STYLES = {"G": "bold white on green4", "Y": "bold black on yellow3", "R": "bold white on grey35",
+              "X": "bold black on grey82"}
+    # Without colour (NO_COLOR, a dumb terminal) the marks are drawn around the letters instead.
+    PLAIN = {"G": "[{}]", "Y": "({})", "R": " {} ", "X": " {} "}
+    LEGEND = "[A] right place, (A) elsewhere in the word, a: not in the word"
     KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
 
     def __init__(self, stdout: TextIO, stdin: TextIO | None = None, session: Session | None = None):
         from rich.console import Console
 
         self.console = Console(file=stdout, highlight=False, emoji=False)
+        self.plain = self.console.no_color or self.console.color_system is None
         self.stdin = stdin  # None: read the terminal through rich (line editing, hidden answer)
         self.games = 0
         if session is not None:
@@ -257,6 +263,8 @@ class RichUI:
         modes = [name for name, on in (("hard mode", session.hard), ("random answers", session.order is not None)) if on]
         self.console.print(f"[bold]Wordle[/bold]: guess the 5-letter word in {MAX_GUESSES} tries"
                            + (f" ({', '.join(modes)})" if modes else "") + ".")
+        if self.plain:
+            self.console.print(f"Marks: {self.LEGEND}.", markup=False)
 
     def _ask(self, prompt: str, hidden: bool = False) -> str | None:
         if self.stdin is not None:
@@ -269,12 +277,18 @@ class RichUI:
             self.console.print()
             return None
 
+    def _tile(self, letter: str, mark: str) -> tuple[str, str]:
+        """Return (text, style) of one tile: coloured, or with its mark drawn around it."""
+        if self.plain:
+            return self.PLAIN[mark].format(letter.lower() if mark == "R" else letter), ""
+        return f" {letter} ", self.STYLES[mark]
+
     def _tiles(self, word: str, marks: str):
         from rich.text import Text
 
         row = Text("  ")
         for letter, mark in zip(word, marks):
-            row.append(f" {letter} ", self.STYLES[mark])
+            row.append(*self._tile(letter, mark))
             row.append(" ")
         return row
 
@@ -310,7 +324,7 @@ class RichUI:
         for indent, keys in enumerate(self.KEYBOARD):
             line = Text(" " * (2 + 2 * indent))
             for key in keys:
-                line.append(f" {key} ", self.STYLES[game.keyboard[key]])
+                line.append(*self._tile(key, game.keyboard[key]))
                 line.append(" ")
             self.console.print(line)
         self.console.print()
