@@ -115,6 +115,9 @@ Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses (
 Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
+AllWords = Annotated[bool, typer.Option(
+    "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
+                        "mode), not only the 2315 answers (the default everywhere).")]
 
 FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the other games integers "
            "like 0,1,0 or (0,1,0). Battleship and cards guesses may join their tokens with '-' or '+' "
@@ -161,6 +164,7 @@ def tree(
                                                 help="Write the node and --depth levels (default 2) as Graphviz.")] = None,
     candidates: Show = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
 ) -> None:
     """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
 
@@ -175,7 +179,7 @@ def tree(
     with domain_errors():
         if dot is not None:
             atomic.check_writable(dot)  # before the work, not after
-        chosen = _game(game, variant, hard, answers, guesses)
+        chosen = _game(game, variant, hard, answers, guesses, all_words)
         view = locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(summary(view, candidates))
         if depth:
@@ -190,6 +194,7 @@ def play(
     game: GameName,
     answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
 ) -> None:
     """Play against a known answer and print every guess and its feedback (the test driver).
 
@@ -200,7 +205,7 @@ def play(
     from solver.engine import get_solver
 
     with domain_errors():
-        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses)
+        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words)
         steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
     for number, (row, code) in enumerate(steps, start=1):
         typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
@@ -220,7 +225,7 @@ def _converse(session) -> None:
 
 @app.command()
 def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-          guesses: Guesses = None) -> None:
+          guesses: Guesses = None, all_words: AllWords = False) -> None:
     """Interactive assistant: it proposes a guess, you type the feedback you got.
 
     Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
@@ -232,13 +237,13 @@ def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: 
     from solver.commands.sessions import SolveSession
 
     with domain_errors():
-        session = SolveSession(_game(game, variant, hard, answers, guesses))
+        session = SolveSession(_game(game, variant, hard, answers, guesses, all_words))
     _converse(session)
 
 
 @app.command()
 def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-         guesses: Guesses = None) -> None:
+         guesses: Guesses = None, all_words: AllWords = False) -> None:
     """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
 
     Each feedback is the one that keeps the most candidates alive; you win when one is left and
@@ -247,7 +252,7 @@ def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: A
     from solver.commands.sessions import HideSession
 
     with domain_errors():
-        session = HideSession(_game(game, variant, hard, answers, guesses))
+        session = HideSession(_game(game, variant, hard, answers, guesses, all_words))
     _converse(session)
 
 
@@ -260,6 +265,7 @@ def bench(
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", show_default=False,
                                                  help="Also draw the histogram (matplotlib).")] = None,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
 ) -> None:
     """Play every target (or a sample) and print a histogram of guesses, the mean, max and wall time.
 
@@ -270,7 +276,7 @@ def bench(
     with domain_errors():
         if plot is not None:
             benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
-        result = benchmark.run(_game(game, variant, hard, answers, guesses), sample, seed)
+        result = benchmark.run(_game(game, variant, hard, answers, guesses, all_words), sample, seed)
         _say(benchmark.histogram(result))
         if plot is not None:
             benchmark.plot(result, plot)
@@ -290,6 +296,7 @@ def openers(
         help="With --exact: abandon an opener once its total provably reaches T; printed as '>= bound'.")] = None,
     jobs: Jobs = 2,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
 ) -> None:
     """Rank openers: total guesses over every answer, by following the solver or (--exact) optimally.
 
@@ -310,7 +317,7 @@ def openers(
 
     with domain_errors():
         exact_openers.check_options(exact, cutoff)
-        chosen = _game(game, variant, hard, answers, guesses)
+        chosen = _game(game, variant, hard, answers, guesses, all_words)
         rows = exact_openers.parse_words(chosen, words) if words is not None else None
         if not exact:
             _say(benchmark.openers_table(benchmark.openers(chosen, top, rows)))
@@ -330,19 +337,20 @@ def hint(
     top: Top = 5,
     candidates: Show = 0,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
+    all_words: AllWords = False,
 ) -> None:
     """List the answers still possible after a history and rank the best next guesses.
 
     Guesses are ranked twice, by expected remaining candidates and by entropy (both columns shown).
 
-    For wordle every acceptable word counts as a possible answer (12972 words; the answer list
-    is not assumed) unless --answers is given. Example: `deduce hint wordle CRANE=RYRGR --top 10`
+    For wordle the possible answers are the 2315 answers, as in `tree` and `solve` (with
+    --all-words: every acceptable word). Example: `deduce hint wordle CRANE=RYRGR --top 10`
     """
     from solver.commands.formats import parse_step
     from solver.commands.scores import hint as compute_hint, report
 
     with domain_errors():
-        chosen = _game(game, variant, hard, answers, guesses, every_word=True)
+        chosen = _game(game, variant, hard, answers, guesses, all_words)
         result = compute_hint(chosen, [parse_step(chosen, step) for step in history or []], top)
     _say(report(chosen, result, candidates))
 

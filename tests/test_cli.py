@@ -373,6 +373,18 @@ def test_hint_wordle_issue_example():
     assert out.count("expected left") == 2
 
 
+def test_hint_and_tree_agree_on_the_answer_list_unless_all_words():
+    # the same state gives the same candidates in `hint` and `tree` (the 2315 answers) ...
+    hint = ok("hint", "wordle", "CRANE=RYRGR", "--top", "1").splitlines()
+    assert hint[0] == "4 possible answers:" and hint[1] == "BURNT HORNY RHINO ROUND"
+    tree = ok("tree", "wordle", "--path", "CRANE=RYRGR")
+    assert "candidates: 4: BURNT HORNY RHINO ROUND" in tree
+    # ... and --all-words makes every acceptable word a possible answer, in hint as in solve
+    every = ok("hint", "wordle", "CRANE=RYRGR", "--top", "1", "--all-words").splitlines()
+    assert every[0] == "25 possible answers:" and "TURNT" in every[3]
+    assert_error(invoke("hint", "mastermind", "--all-words"), "apply to wordle only")
+
+
 def test_hint_ranks_by_both_figures():
     game = get_game("mastermind")
     out = ok("hint", "mastermind", "1122=1,0", "-k", "1", "-c", "5").splitlines()
@@ -396,6 +408,7 @@ def test_hint_ranks_by_both_figures():
     (["mastermind", "1122=4,1"], "no mastermind target gives"),
     (["mastermind", "1122=1"], "mastermind feedback must be a sequence of 2 integers"),
     (["mastermind", "1122=1,0", "--hard"], "wordle only"),
+    (["mastermind", "1122=1,0", "--all-words"], "wordle only"),
 ])
 def test_hint_errors(args, fragment):
     assert_error(invoke("hint", *args), fragment)

@@ -29,15 +29,15 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
                 guesses: Path | None = None, every_word: bool = False) -> Game:
     """Return the game variant chosen on the command line.
 
-    `hard`, `answers` and `guesses` (word list files) apply to Wordle only. `every_word` makes
-    every acceptable word a possible answer (for hints: the solver does not know the answer list);
+    `hard`, `answers`, `guesses` (word list files) and `every_word` apply to Wordle only. `every_word`
+    (`--all-words`) makes every acceptable word a possible answer (the assignment's mode);
     Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
     (its guesses are the answers, so the answers are its only possible targets).
     """
     from solver.games import VARIANTS, UnknownGameError, get_game
 
-    if name != "wordle" and (hard or answers or guesses):
-        raise ValueError("--hard, --answers and --guesses apply to wordle only")
+    if name != "wordle" and (hard or answers or guesses or every_word):
+        raise ValueError("--hard, --answers, --guesses and --all-words apply to wordle only")
     if name != "wordle":
         return get_game(name, variant)
     if hard:
