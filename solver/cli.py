@@ -119,7 +119,8 @@ AllWords = Annotated[bool, typer.Option(
     "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
                         "mode), not only the 2315 answers (the default everywhere).")]
 
-FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey); the other games integers "
+FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey; also 2/1/0, B, X, . or - for grey, "
+           "and the emoji squares of a share grid); the other games integers "
            "like 0,1,0 or (0,1,0). Battleship and cards guesses may join their tokens with '-' or '+' "
            "(A1-A3-H1, 2C+AS) to fit in one argument.")
 

@@ -89,11 +89,19 @@ def encode_word(word: str) -> list[int]:
     return letters + packed
 
 
+# Every spelling of a mark that people type or paste, by mark: the course's letters, B/X/./- for
+# absent, the digits 0/1/2, and the emoji squares of the share grid (dark, light and high-contrast).
+MARK_SPELLINGS = {"R": "RBX.-0\u2b1b\u2b1c", "Y": "Y1\U0001f7e8\U0001f7e6", "G": "G2\U0001f7e9\U0001f7e7"}
+_MARK_OF = {ch: mark for mark, spellings in MARK_SPELLINGS.items() for ch in spellings + spellings.lower()}
+
+
 def marks_to_code(marks: str, length: int = 5) -> int:
-    """Return the code of a mark string like "GYRRR"; ValueError if it is malformed."""
-    if not isinstance(marks, str) or len(marks) != length or any(m not in "RYGryg" for m in marks):
-        raise ValueError(f"marks must be {length} letters from G, Y, R, got {excerpt(marks)}")
-    return sum(MARKS.index(m) * 3**i for i, m in enumerate(marks.upper()))
+    """Return the code of marks like "GYRRR" (also "gy.b-", "21000", "🟩🟨⬛⬛⬛"); ValueError if malformed."""
+    text = marks.strip().replace("\ufe0f", "") if isinstance(marks, str) else None  # emoji variation selectors
+    if text is None or len(text) != length or any(m not in _MARK_OF for m in text):
+        raise ValueError(f"marks must be {length} of G/2/🟩 green, Y/1/🟨 yellow, R/B/X/./-/0/⬛ grey, "
+                         f"got {excerpt(marks)}")
+    return sum(MARKS.index(_MARK_OF[m]) * 3**i for i, m in enumerate(text))
 
 
 def code_to_marks(code: int, length: int = 5) -> str:

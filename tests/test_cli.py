@@ -211,7 +211,7 @@ def test_tree_errors(path, fragment):
 
 
 def test_tree_wordle_marks_errors():
-    assert_error(invoke("tree", "wordle", "-p", "CRANE=GYR"), "marks must be 5 letters")
+    assert_error(invoke("tree", "wordle", "-p", "CRANE=GYR"), "marks must be 5 of")
 
 
 # -- solve ------------------------------------------------------------------------------------
@@ -401,7 +401,7 @@ def test_hint_ranks_by_both_figures():
 
 @pytest.mark.parametrize("args, fragment", [
     (["wordle", "CRANE"], "expected GUESS=FEEDBACK"),
-    (["wordle", "CRANE=GYRRRR"], "marks must be 5 letters"),
+    (["wordle", "CRANE=GYRRRR"], "marks must be 5 of"),
     (["wordle", "CRANE=GGGGG", "SLATE=RRRRR"], "comes after a win"),
     (["wordle", "--hard", "CRANE=GRRRR", "SLOTH=RRRRR"], "hard mode forbids SLOTH"),
     (["wordle", "QQQQQ=RRRRR"], "not in the acceptable word list"),

@@ -60,7 +60,8 @@ def test_feedback(name, text, code_of):
     ("battleship", "0,1,-1", "integers like"),
     ("mastermind", "5,0", "0..4"),
     ("mastermind", "", "integers like"),
-    ("wordle", "GYRRX", "marks must be"),
+    ("wordle", "GYRRZ", "marks must be"),
+    ("wordle", "GYRR", "marks must be 5 of"),
 ])
 def test_bad_feedback(name, text, fragment):
     with pytest.raises(ValueError, match=fragment.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
@@ -108,3 +109,12 @@ def test_hard_mode_check():
     with pytest.raises(ValueError, match="letter 1 must be C"):
         check_allowed(game, history, game.index_of("SLOTH"))
     check_allowed(get_game("wordle"), history, game.index_of("SLOTH"))  # normal mode: anything goes
+
+
+@pytest.mark.parametrize("text", ["GYRRR", "gyrrr", "GYBBB", "gyxxx", "GY...", "GY---", "21000", " GYRRR ",
+                                  "\U0001f7e9\U0001f7e8\u2b1b\u2b1b\u2b1b", "\U0001f7e9\U0001f7e8\u2b1c\u2b1c\u2b1c",
+                                  "\U0001f7e7\U0001f7e6\u2b1b\u2b1b\u2b1b",  # high-contrast palette
+                                  "\U0001f7e9\U0001f7e8\u2b1b\ufe0f\u2b1b\ufe0f\u2b1b\ufe0f"])  # pasted with selectors
+def test_every_spelling_of_wordle_marks_reads_the_same(text):
+    game = get_game("wordle")
+    assert parse_feedback(game, text) == parse_feedback(game, "GYRRR")

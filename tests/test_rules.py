@@ -151,7 +151,7 @@ def test_card_roundtrip_and_order():
 @pytest.mark.parametrize("call, bad", [
     (lambda: wordle.feedback("CRANE", "CRAN3"), "CRAN3"), (lambda: wordle.feedback("CRANE", "CRANES"), "CRANES"),
     (lambda: mastermind.feedback("1127", "1122"), "1127"), (lambda: bulls.feedback("0113", "0123"), "0113"),
-    (lambda: bulls.feedback("012", "0123"), "012"), (lambda: wordle.marks_to_code("GGXGG"), "GGXGG"),
+    (lambda: bulls.feedback("012", "0123"), "012"), (lambda: wordle.marks_to_code("GGZGG"), "GGZGG"),
     (lambda: battleship.game().encode((4, 0, 0)), "0..3"), (lambda: cards.game(2).encode((1, 2)), "5 integers"),
 ])
 def test_bad_input_raises_value_error_naming_it(call, bad):

@@ -3,7 +3,8 @@
 Guesses use each game's canonical text, case-insensitive: battleship "A1 A3 H1", cards "2C AS",
 wordle "CRANE", mastermind "1122", bulls "0123". Tokens of battleship and cards guesses may be
 separated by spaces, '-' or '+' ("A1-A3-H1", "2C+AS"), which keeps a guess in one argument.
-Feedback: wordle marks like "GYRRR" (G green, Y yellow, R grey; any case); the other games
+Feedback: wordle marks like "GYRRR" (G green, Y yellow, R grey; any case; also the digits 2/1/0, B, X,
+"." or "-" for grey, and pasted emoji squares: `wordle.MARK_SPELLINGS`); the other games
 comma-separated integers with optional parentheses: "0,1,0" or "(0,1,0)".
 A step is "GUESS=FEEDBACK"; a path is steps separated by ',' or ';'
 ("A1-A3-H1=0,1,0,B2-C3-D4=1,0,0": a guess never contains a comma, so the split is unambiguous).
