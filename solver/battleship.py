@@ -27,6 +27,10 @@ ROWS = 4
 SHIPS = 3
 
 
+FEEDBACK_HELP = ("exact,one_away,two_away: how many of the shots hit a ship, are one cell from the nearest "
+                 "ship, two cells from it (diagonals count; farther shots are not counted)")
+
+
 class Location(NamedTuple):
     """A grid cell: 0-based column (A=0) and 0-based row (1=0)."""
 
@@ -138,6 +142,7 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
         encode=lambda fb: mixed_radix(check_feedback(fb, 3, ships, "battleship"), base),
         rules_source=inspect.getsource(make_rule) + f"k={ships}",
         canonical=canonical_from_group(partial(board_permutations, ships, cols, rows)),
+        feedback_help=FEEDBACK_HELP,
     )
 
 

@@ -20,6 +20,9 @@ from solver.symmetry import MAX_POSITIONS, canonical_guesses
 DIGITS = 4
 
 
+FEEDBACK_HELP = "bulls,cows: right digit in the right place, right digit in another place"
+
+
 def parse_code(text: str, length: int = DIGITS) -> str:
     """Return `text` if it is `length` distinct digits 0-9; ValueError naming it otherwise."""
     if not isinstance(text, str) or len(text) != length or not text.isdigit() or not text.isascii():
@@ -74,6 +77,7 @@ def game(length: int = DIGITS) -> Game:
         rules_source=inspect.getsource(make_rule) + f"n={length}",
         # permuting positions and digits keeps the feedback (solver.symmetry)
         canonical=partial(canonical_guesses, rows[:, :length].copy(), 10) if length <= MAX_POSITIONS else None,
+        feedback_help=FEEDBACK_HELP,
     )
 
 

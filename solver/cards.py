@@ -35,6 +35,10 @@ DECK_SIZE = len(RANKS) * len(SUITS)
 MAX_CARDS = 4
 
 
+FEEDBACK_HELP = ("correct,lower,ranks,higher,suits: answer cards in the guess, answer cards ranked below the "
+                 "guess's lowest rank, rank matches, answer cards ranked above its highest rank, suit matches")
+
+
 class Card(NamedTuple):
     """A playing card: rank 0 ("2") .. 12 ("A") and suit 0 (C) .. 3 (S)."""
 
@@ -171,6 +175,7 @@ def game(n: int = 2) -> Game:
         rules_source=inspect.getsource(make_rule) + f"n={n}",
         representatives=lambda: suit_representatives(n),
         canonical=canonical_from_group(partial(suit_permutations, n)),
+        feedback_help=FEEDBACK_HELP,
     )
 
 

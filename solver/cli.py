@@ -119,10 +119,19 @@ AllWords = Annotated[bool, typer.Option(
     "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
                         "mode), not only the 2315 answers (the default everywhere).")]
 
-FORMATS = ("Feedback: wordle marks like GYRRR (G green, Y yellow, R grey; also 2/1/0, B, X, . or - for grey, "
-           "and the emoji squares of a share grid); the other games integers "
-           "like 0,1,0 or (0,1,0). Battleship and cards guesses may join their tokens with '-' or '+' "
-           "(A1-A3-H1, 2C+AS) to fit in one argument.")
+def _formats() -> str:
+    """Return the main help's feedback paragraph: what each game's feedback says (from its module)."""
+    from solver import battleship, bulls, cards, mastermind, wordle
+
+    games = {"wordle": "5 " + wordle.FEEDBACK_HELP, "mastermind": mastermind.FEEDBACK_HELP,
+             "bulls": bulls.FEEDBACK_HELP, "cards": cards.FEEDBACK_HELP, "battleship": battleship.FEEDBACK_HELP}
+    lines = [f"* {name}: {text}." for name, text in games.items()]
+    return ("Feedback, typed like GYRRR for wordle and like 0,1,0 or (0,1,0) for the others:\n\n" + "\n".join(lines)
+            + "\n\nBattleship and cards guesses may join their tokens with '-' or '+' (A1-A3-H1, 2C+AS) to fit "
+            "in one argument.")
+
+
+FORMATS = _formats()
 
 
 def _print_version(value: bool) -> None:

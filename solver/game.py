@@ -52,6 +52,8 @@ class Game:
     # history (sorted; see `solver.symmetry`); scoring them suffices at any node the history
     # reaches. None: no symmetry known. Not part of the fingerprint.
     canonical: Callable[[Sequence[int]], np.ndarray] | None = None
+    # What a feedback says, for prompts and help: its fields in order, then what each one counts.
+    feedback_help: str = ""
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

@@ -21,6 +21,9 @@ PEGS = 4
 COLOURS = 6
 
 
+FEEDBACK_HELP = "black,white: right colour in the right place, right colour in another place"
+
+
 def parse_code(text: str, pegs: int = PEGS, colours: int = COLOURS) -> str:
     """Return `text` if it is a code of `pegs` digits 1..colours; ValueError naming it otherwise."""
     allowed = "".join(str(c) for c in range(1, colours + 1))
@@ -74,6 +77,7 @@ def game(pegs: int = PEGS, colours: int = COLOURS) -> Game:
         rules_source=inspect.getsource(make_rule) + f"pegs={pegs}",
         # permuting pegs and colours keeps the feedback (solver.symmetry)
         canonical=partial(canonical_guesses, rows, colours) if pegs <= MAX_POSITIONS else None,
+        feedback_help=FEEDBACK_HELP,
     )
 
 

@@ -29,6 +29,10 @@ from solver.wordlists import builtin_answers, builtin_guesses, check_subset, che
 MARKS = "RYG"
 
 
+FEEDBACK_HELP = ("marks, one per letter: G green (right place), Y yellow (elsewhere in the word), R grey (not "
+                 "in it); also 2/1/0, B, X, . or - for grey, or pasted emoji squares")
+
+
 @lru_cache(maxsize=None)
 def make_rule(length: int):
     """Return the rule for words of `length` letters (a closure: Numba compiles `length` as a constant).
@@ -199,6 +203,7 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         encode=lambda marks: marks_to_code(marks, length),
         rules_source=inspect.getsource(make_rule) + f"length={length}",
         allowed=hard_mode_mask if hard else None,
+        feedback_help=f"{length} " + FEEDBACK_HELP,
     )
 
 

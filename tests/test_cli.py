@@ -427,3 +427,12 @@ def test_tables_calls_the_pipeline(monkeypatch):
 
 def test_tables_unknown_game():
     assert_error(invoke("tables", "chess"), "unknown game 'chess'")
+
+
+@pytest.mark.parametrize("name, fields", [("battleship", "exact,one_away,two_away"),
+                                          ("cards", "correct,lower,ranks,higher,suits"),
+                                          ("mastermind", "black,white"), ("bulls", "bulls,cows")])
+def test_feedback_is_explained_in_the_prompt_and_the_help(name, fields):
+    out = runner.invoke(app, ["solve", name], input="quit\n").output
+    assert f"Feedback: {fields}: " in out and f"feedback ({fields}) for " in out
+    assert f"{name}: {fields}: " in ok("--help")

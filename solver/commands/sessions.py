@@ -34,13 +34,15 @@ class SolveSession:
             else "computed live (no precomputed tree file)")
         return [f"{self.game.key}: {self.state.remaining} candidates; guesses {source}.",
                 "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
+                f"Feedback: {self.game.feedback_help}.",
                 self._proposal()]
 
     def _proposal(self) -> str:
         return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
 
     def prompt(self) -> str:
-        return f"feedback for {self.game.labels[self.guess]}> "
+        fields = self.game.feedback_help.split(":")[0]
+        return f"feedback ({fields}) for {self.game.labels[self.guess]}> "
 
     def candidates(self) -> list[str]:
         names = self.state.candidates
