@@ -7,10 +7,12 @@ JOBS   ?= 2
 
 .PHONY: install tables test bench clean-tables
 
-$(STAMP): pyproject.toml
+# editable_mode=compat: the checkout itself is on the path (the packages are its folders), which
+# also spares setuptools' warning about folders named like the package.
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,plot]'
+	$(BIN)/python -m pip install -q -e '.[test,plot]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 install: $(STAMP)
