@@ -111,7 +111,7 @@ Answers = Annotated[Optional[Path], typer.Option(
 Guesses = Annotated[Optional[Path], typer.Option(
     "--guesses", metavar="FILE", show_default=False,
     help="Wordle: your acceptable-guess list, one word a line (without --answers every word may be the answer).")]
-Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses (openers) to rank.")]
+Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses to rank.")]
 Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
@@ -345,7 +345,7 @@ def hint(
     history: Annotated[Optional[list[str]], typer.Argument(metavar="GUESS=FEEDBACK", show_default=False,
                                                            help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
     top: Top = 5,
-    candidates: Show = 0,
+    candidates: Show = 100,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
 ) -> None:

@@ -120,7 +120,9 @@ def test_fuzzed_feedback_is_accepted_or_rejected_with_value_error(name, data):
 @given(value=st.one_of(VALUES, st.text("GYRgyrX", min_size=4, max_size=6)))
 def test_fuzzed_wordle_marks_are_accepted_or_rejected_with_value_error(value):
     guess, state = wordle.initial_guess()
-    valid = isinstance(value, str) and len(value) == 5 and set(value) <= set("GYRgyr")
+    spellings = "".join(wordle.MARK_SPELLINGS.values())
+    text = value.strip().replace("\ufe0f", "") if isinstance(value, str) else None
+    valid = text is not None and len(text) == 5 and set(text) <= set(spellings + spellings.lower())
     assert outcome(lambda: wordle.next_guess((guess, state), value)) in (("ok", "inconsistent") if valid else ("rejected",))
 
 

@@ -385,11 +385,18 @@ def test_hint_and_tree_agree_on_the_answer_list_unless_all_words():
     assert_error(invoke("hint", "mastermind", "--all-words"), "apply to wordle only")
 
 
+def test_hint_after_a_win_or_one_answer_ranks_nothing_and_counts_in_words():
+    out = ok("hint", "wordle", "CRANE=GGGGG").splitlines()
+    assert out == ["1 possible answer:", "CRANE", "The answer is CRANE: nothing left to rank."]
+    solved = runner.invoke(app, ["solve", "mastermind"], input="1,0\n").output
+    assert "candidates remain." in solved and "1 candidates" not in solved
+
+
 def test_hint_ranks_by_both_figures():
     game = get_game("mastermind")
     out = ok("hint", "mastermind", "1122=1,0", "-k", "1", "-c", "5").splitlines()
     count = sum(1 for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0)))
-    assert out[0] == f"{count} possible answers (first 5):"
+    assert out[0] == f"{count} possible answers:" and out[2] == f"... and {count - 5} more (--candidates 0 lists them all)"
     best = out[out.index("Best guesses by expected remaining candidates:") + 2].split()
     guess = game.index_of(best[1])
     cands = [t for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0))]

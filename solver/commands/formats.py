@@ -186,6 +186,11 @@ def check_allowed(game: Game, history: Sequence[tuple[int, int]], row: int) -> N
     raise ValueError(f"hard mode forbids {game.labels[row]}: {reason}")
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """Return "1 candidate", "2 candidates" (`nouns`: an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def label_list(game: Game, labels: Sequence[str]) -> str:
     """Return guess texts joined for display: ", " between multi-token guesses, else spaces."""
     return (", " if game.name in MULTI_TOKEN else " ").join(labels)

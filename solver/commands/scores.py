@@ -83,18 +83,23 @@ def hint(game: Game, steps, top: int) -> Hint:
     if top < 1:
         raise ValueError(f"--top must be at least 1, got {top}")
     state = replay(get_solver(game), steps)
+    if state.identified:  # solved or one answer left: nothing to rank
+        return Hint(state.candidates, [], [])
     scores = Scores.compute(game, state.candidate_positions, state.history)
     return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"))
 
 
 def report(game: Game, result: Hint, show: int = 0) -> list[str]:
     """Return the lines of a hint: the candidates (at most `show`, 0: all) and both rankings."""
-    from solver.commands.formats import label_list
+    from solver.commands.formats import label_list, plural
 
     shown = result.candidates[:show] if show else result.candidates
-    more = f" (first {len(shown)})" if len(shown) < len(result.candidates) else ""
-    lines = [f"{len(result.candidates)} possible answers{more}:"]
+    lines = [f"{plural(len(result.candidates), 'possible answer')}:"]
     lines += [label_list(game, shown[i:i + 10]) for i in range(0, len(shown), 10)]
+    if len(shown) < len(result.candidates):
+        lines.append(f"... and {len(result.candidates) - len(shown)} more (--candidates 0 lists them all)")
+    if not result.by_expected:
+        return lines + [f"The answer is {result.candidates[0]}: nothing left to rank."]
     lines += ["", "Best guesses by expected remaining candidates:", *table(result.by_expected)]
     lines += ["", "Best guesses by entropy (bits):", *table(result.by_entropy)]
     return lines

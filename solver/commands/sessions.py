@@ -10,7 +10,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from solver.commands.formats import check_allowed, label_list, parse_feedback, parse_guess, parse_step, show_feedback
+from solver.commands.formats import (check_allowed, label_list, parse_feedback, parse_guess, parse_step, plural,
+                                     show_feedback)
 from solver.commands.walk import feedback_codes, start_state
 from solver.engine import get_solver
 from solver.game import Game
@@ -47,7 +48,7 @@ class SolveSession:
     def candidates(self) -> list[str]:
         names = self.state.candidates
         more = " ..." if len(names) > LIST_LIMIT else ""
-        return [f"{len(names)} candidates: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
+        return [f"{plural(len(names), 'candidate')}: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
 
     def handle(self, line: str) -> list[str]:
         game = self.game
@@ -62,7 +63,7 @@ class SolveSession:
         if state.identified:
             self.done = True
             return [f"Identified: the answer is {state.candidates[0]}; play it as guess #{guesses + 1}."]
-        lines = [f"{state.remaining} candidates remain."]
+        lines = [f"{plural(state.remaining, 'candidate remains', 'candidates remain')}."]
         if was_on_tree and state.node is None:
             lines.append("(this leaves the precomputed tree: computing live)")
         self.guess = self.solver.guess_row(state)
@@ -109,7 +110,7 @@ class HideSession:
             self.done = True
             n = len(self.history)
             return lines + [f"You got it in {n} guess{'es' if n > 1 else ''}!"]
-        return lines + [f"{self.rows.size} candidates remain."]
+        return lines + [f"{plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
 
 
 def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Callable[[str], None],
