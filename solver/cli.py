@@ -101,7 +101,7 @@ def domain_errors() -> Iterator[None]:
 
 
 # -- shared options ---------------------------------------------------------------------------
-GameName = Annotated[str, typer.Argument(metavar="GAME", show_default=False,
+GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
                                          help="battleship, cards, wordle, mastermind or bulls.")]
 Variant = Annotated[Optional[str], typer.Option(
     "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed).")]

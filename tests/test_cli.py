@@ -93,7 +93,7 @@ def test_closed_output_ends_quietly(args):
 
 
 def test_usage_errors_are_one_line():
-    assert_error(invoke("play"), "Missing argument 'GAME'")
+    assert_error(invoke("play"), "Missing argument 'battleship|cards|wordle|mastermind|bulls'")
     assert_error(invoke("play", "mastermind"), "Missing argument 'ANSWER'")
     assert_error(invoke("tree", "mastermind", "--depth", "x"), "--depth")
     assert_error(invoke("bench", "mastermind", "--sample", "0"), "--sample")

@@ -2,8 +2,8 @@
 
 Both figures describe the partition of the candidates by a guess's feedback: the expected number
 of candidates left after it (sum of squared class sizes over the candidate count; the solver's
-greedy criterion) and the entropy of the partition in bits. Ties go to a guess that may itself
-win, then to the earlier guess, as in `solver.strategy`.
+greedy criterion) and the entropy of the partition in bits. Ties go to the other figure, then to a
+guess that may itself win, then to the earlier guess (as in `solver.strategy`).
 """
 from __future__ import annotations
 
@@ -51,8 +51,11 @@ class Scores:
         """Return the `k` best guesses by expected remaining candidates (lowest) or entropy (highest)."""
         if by not in BY:
             raise ValueError(f"rank by one of {', '.join(BY)}, not {by!r}")
-        primary = self.sum_sq if by == "expected" else -self.entropy
-        order = np.lexsort((~self.possible, primary))[:k]
+        # entropies equal up to rounding count as ties; ties go to the other figure, then to a
+        # possible answer, then to the earlier guess: fully tied guesses keep one order in both tables
+        entropy = -np.round(self.entropy, 9)
+        primary, secondary = (self.sum_sq, entropy) if by == "expected" else (entropy, self.sum_sq)
+        order = np.lexsort((self.rows, ~self.possible, secondary, primary))[:k]
         return [Scored(int(self.rows[i]), self.game.labels[int(self.rows[i])], float(self.sum_sq[i]) / self.candidates,
                        float(self.entropy[i]), bool(self.possible[i])) for i in order]
 
