@@ -239,7 +239,8 @@ def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: 
     """Interactive assistant: it proposes a guess, you type the feedback you got.
 
     Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
-    leaves the tree), `list` to see the candidates, `quit` to stop. A malformed or
+    leaves the tree), `list` or `?` to see the candidates, `undo` to take back the last feedback,
+    `quit` to stop. A malformed or
     impossible feedback is reported and asked again. It ends when the answer is identified. Reads
     piped standard input too; end of input before the end exits with status 1 (2 if the last line
     was rejected). Wordle: `deduce solve wordle --hard`.
@@ -257,7 +258,7 @@ def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: A
     """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
 
     Each feedback is the one that keeps the most candidates alive; you win when one is left and
-    you guess it. Type `list` for the count, `quit` to give up.
+    you guess it. Type `list` or `?` for the count, `undo` to take back a guess, `quit` to give up.
     """
     from solver.commands.sessions import HideSession
 

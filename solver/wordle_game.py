@@ -334,7 +334,7 @@ def play_round(answer: str, session: Session, ui: UI) -> Round:
     while not game.over:
         line = ui.read_guess(game)
         if line is None:
-            raise WordleError("input ended before the game was over")
+            raise WordleError(f"input ended before the game was over; the answer was {answer.upper()}")
         try:
             game.guess(line)
         except InvalidGuess as err:

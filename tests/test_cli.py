@@ -443,3 +443,17 @@ def test_feedback_is_explained_in_the_prompt_and_the_help(name, fields):
     out = runner.invoke(app, ["solve", name], input="quit\n").output
     assert f"Feedback: {fields}: " in out and f"feedback ({fields}) for " in out
     assert f"{name}: {fields}: " in ok("--help")
+
+
+def test_undo_takes_back_the_last_line_in_solve_and_hide():
+    out = runner.invoke(app, ["solve", "mastermind"], input="1,0\nundo\nundo\nquit\n")
+    assert "Taken back: 1296 candidates remain." in out.output and "nothing to undo" in out.output
+    assert out.output.count("Guess #1: 1123") == 2
+    hidden = runner.invoke(app, ["hide", "wordle"], input="SALET\nundo\nquit\n").output
+    assert "Taken back: 2315 candidates remain." in hidden
+    assert "undo" in ok("solve", "--help") and "undo" in ok("hide", "--help")
+
+
+def test_end_of_input_ends_the_prompt_line_first():
+    result = runner.invoke(app, ["solve", "mastermind"], input="")
+    assert result.exit_code == 1 and "> \nerror: input ended" in result.output  # the prompt's line is ended

@@ -353,3 +353,8 @@ def test_program_does_not_import_numba():
             "print('numba' in sys.modules, 'solver.kernels' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
     assert result.stdout.split() == ["False", "False"]
+
+
+def test_the_answer_is_revealed_when_input_ends():
+    status, _, err = play_lines(["-w", "crane"], "slate\n")
+    assert status == 1 and "the answer was CRANE" in err

@@ -2,7 +2,8 @@
 
 A session answers one input line at a time with output lines, and raises ValueError (one line)
 for input it rejects; `converse` runs a session over any line source, so the same code serves a
-terminal, piped standard input and the tests. Typing "list" shows candidates, "quit" stops.
+terminal, piped standard input and the tests. Typing "list" (or "?") shows the candidates, "undo"
+takes back the last line, "quit" stops (`COMMANDS`).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from solver.engine import get_solver
 from solver.game import Game
 
 LIST_LIMIT = 20  # candidates shown by "list"
-ENDED, QUIT, EOF_AFTER_ERROR, EOF = 0, 0, 2, 1  # exit statuses of `converse`
+ENDED, QUIT, EOF_AFTER_ERROR, EOF, INTERRUPTED = 0, 0, 2, 1, 130  # exit statuses of `converse`
+COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
 
 
 class SolveSession:
@@ -28,6 +30,7 @@ class SolveSession:
         self.state = start_state(self.solver)
         self.guess = self.solver.guess_row(self.state)
         self.done = False
+        self._taken: list[tuple] = []  # (state, guess) before each accepted line, for `undo`
 
     def opening(self) -> list[str]:
         source = "from the precomputed tree" if self.solver.tree is not None else (
@@ -35,7 +38,7 @@ class SolveSession:
             else "computed live (no precomputed tree file)")
         return [f"{self.game.key}: {self.state.remaining} candidates; guesses {source}.",
                 "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
-                f"Feedback: {self.game.feedback_help}.",
+                f"Feedback: {self.game.feedback_help}.", COMMANDS,
                 self._proposal()]
 
     def _proposal(self) -> str:
@@ -55,7 +58,9 @@ class SolveSession:
         row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
         check_allowed(game, self.state.history, row)
         was_on_tree = self.state.node is not None and self.solver.tree is not None
-        self.state = state = self.solver.advance(self.state, row, code)
+        state = self.solver.advance(self.state, row, code)
+        self._taken.append((self.state, self.guess))
+        self.state = state
         guesses = len(state.history)
         if code == game.win_code:
             self.done = True
@@ -68,6 +73,15 @@ class SolveSession:
             lines.append("(this leaves the precomputed tree: computing live)")
         self.guess = self.solver.guess_row(state)
         return lines + [self._proposal()]
+
+    def undo(self) -> list[str]:
+        """Take back the last feedback; ValueError when there is none."""
+        if not self._taken:
+            raise ValueError("nothing to undo")
+        self.state, self.guess = self._taken.pop()
+        self.done = False
+        return [f"Taken back: {plural(self.state.remaining, 'candidate remains', 'candidates remain')}.",
+                self._proposal()]
 
 
 def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarray]:
@@ -90,9 +104,11 @@ class HideSession:
         self.rows = game.target_index.copy()
         self.history: list[tuple[int, int]] = []
         self.done = False
+        self._taken: list[np.ndarray] = []  # the candidates before each guess, for `undo`
 
     def opening(self) -> list[str]:
-        return [f"{self.game.key}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!"]
+        return [f"{self.game.key}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!",
+                COMMANDS]
 
     def prompt(self) -> str:
         return f"guess #{len(self.history) + 1}> "
@@ -103,7 +119,9 @@ class HideSession:
     def handle(self, line: str) -> list[str]:
         row = parse_guess(self.game, line)
         check_allowed(self.game, self.history, row)
-        code, self.rows = hider_answer(self.game, row, self.rows)
+        code, rows = hider_answer(self.game, row, self.rows)
+        self._taken.append(self.rows)
+        self.rows = rows
         self.history.append((row, code))
         lines = [f"My answer: {show_feedback(self.game, code)}"]
         if code == self.game.win_code:
@@ -112,23 +130,37 @@ class HideSession:
             return lines + [f"You got it in {n} guess{'es' if n > 1 else ''}!"]
         return lines + [f"{plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
 
+    def undo(self) -> list[str]:
+        """Take back the last guess; ValueError when there is none."""
+        if not self._taken:
+            raise ValueError("nothing to undo")
+        self.rows = self._taken.pop()
+        self.history.pop()
+        self.done = False
+        return [f"Taken back: {plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
+
 
 def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Callable[[str], None],
              prompt: Callable[[str], None], echo_input: bool = False) -> int:
     """Run a session over input lines; return the exit status.
 
     0 when the session ends (or on "quit"); on end of input before that, 2 if the last line was
-    rejected, else 1. Rejected lines are reported through `warn` and asked again.
+    rejected, else 1; 130 on Ctrl-C. Rejected lines are reported through `warn` and asked again.
+    The prompt's line is ended before any message, so nothing lands on it.
     """
     for text in session.opening():
         say(text)
     rejected = False
     while not session.done:
         prompt(session.prompt())
-        line = next(lines, None)
+        try:
+            line = next(lines, None)
+        except KeyboardInterrupt:
+            say("")
+            warn("interrupted")
+            return INTERRUPTED
         if line is None:
-            if echo_input:
-                say("")
+            say("")
             warn("input ended before the game was over")
             return EOF_AFTER_ERROR if rejected else EOF
         line = line.strip()
@@ -143,7 +175,7 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
                 say(text)
             continue
         try:
-            out = session.handle(line)
+            out = session.undo() if line.lower() == "undo" else session.handle(line)
         except ValueError as err:
             rejected = True
             warn(f"{err} (try again)")
