@@ -287,7 +287,11 @@ def bench(
     with domain_errors():
         if plot is not None:
             benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
-        result = benchmark.run(_game(game, variant, hard, answers, guesses, all_words), sample, seed)
+        from solver.commands.progress import terminal_progress
+
+        chosen = _game(game, variant, hard, answers, guesses, all_words)
+        with terminal_progress(f"bench {chosen.key}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
+            result = benchmark.run(chosen, sample, seed, on_solved=advance)
         _say(benchmark.histogram(result))
         if plot is not None:
             benchmark.plot(result, plot)
@@ -331,7 +335,11 @@ def openers(
         chosen = _game(game, variant, hard, answers, guesses, all_words)
         rows = exact_openers.parse_words(chosen, words) if words is not None else None
         if not exact:
-            _say(benchmark.openers_table(benchmark.openers(chosen, top, rows)))
+            from solver.commands.progress import terminal_progress
+
+            with terminal_progress("openers", len(rows) if rows is not None else None) as advance:
+                ranked = benchmark.openers(chosen, top, rows, on_done=advance)
+            _say(benchmark.openers_table(ranked))
             return
         stderr = typer.get_text_stream("stderr")
         progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \

@@ -457,3 +457,15 @@ def test_undo_takes_back_the_last_line_in_solve_and_hide():
 def test_end_of_input_ends_the_prompt_line_first():
     result = runner.invoke(app, ["solve", "mastermind"], input="")
     assert result.exit_code == 1 and "> \nerror: input ended" in result.output  # the prompt's line is ended
+
+
+def test_long_commands_report_progress_as_targets_finish():
+    from solver.commands import bench
+
+    seen: list[int] = []
+    result = bench.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)
+    assert sum(seen) == result.targets == 300
+    done: list[int] = []
+    ranked = bench.openers(get_game("mastermind"), 2, on_done=done.append)
+    assert len(done) == len(ranked) >= 2
+    assert "\x1b[" not in invoke("bench", "mastermind", "--sample", "50").output  # no bar off a terminal

@@ -104,7 +104,7 @@ def test_feedback_out_of_range_is_value_error():
     with pytest.raises(ValueError, match="0..2"):
         cards.next_guess((guess, state), (3, 0, 0, 0, 0))
     with pytest.raises(ValueError, match="marks"):
-        wordle.next_guess(wordle.initial_guess(), "GGXGG")
+        wordle.next_guess(wordle.initial_guess(), "GGZGG")
 
 
 def test_inconsistent_feedback_names_history_and_keeps_state():

@@ -47,8 +47,9 @@ class Result:
         return max(self.counts)
 
 
-def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None = None) -> Result:
-    """Play every target of `game` (or a random `sample` of them); `first` forces the opener."""
+def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None = None, on_solved=None) -> Result:
+    """Play every target of `game` (or a random `sample` of them); `first` forces the opener;
+    `on_solved(n)` is told as targets finish (for progress)."""
     solver = get_solver(game)
     targets = game.target_index
     if sample is not None:
@@ -56,7 +57,7 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
             raise ValueError(f"--sample must be at least 1, got {sample}")
         rng = np.random.default_rng(seed)
         targets = np.sort(rng.choice(targets, size=min(sample, targets.size), replace=False))
-    nodes = walk(solver, start_state(solver), targets, first)
+    nodes = walk(solver, start_state(solver), targets, first, on_solved)
     source = "precomputed tree" if solver.tree is not None else (
         f"live computation (tree file unusable: {solver.tree_error})" if solver.tree_error
         else "live computation (no tree file)")
@@ -136,9 +137,9 @@ class Opener:
     is_tree_opener: bool
 
 
-def openers(game: Game, top: int, rows: list[int] | None = None) -> list[Opener]:
+def openers(game: Game, top: int, rows: list[int] | None = None, on_done=None) -> list[Opener]:
     """Return the `top` openers by expected remaining candidates (plus the tree's own opener),
-    or the given guess `rows` only, sorted by total guesses."""
+    or the given guess `rows` only, sorted by total guesses; `on_done(1)` after each (progress)."""
     if top < 1:
         raise ValueError(f"--top must be at least 1, got {top}")
     solver = get_solver(game)
@@ -151,7 +152,11 @@ def openers(game: Game, top: int, rows: list[int] | None = None) -> list[Opener]
         ranked = scores.top(top)
     if rows is None and tree_opener is not None and tree_opener not in [s.row for s in ranked]:
         ranked += [s for s in scores.top(game.n_guesses) if s.row == tree_opener]  # for comparison
-    out = [Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener) for s in ranked]
+    out = []
+    for s in ranked:
+        out.append(Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener))
+        if on_done is not None:
+            on_done(1)
     return sorted(out, key=lambda o: (o.result.total, o.expected))
 
 

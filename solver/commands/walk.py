@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -109,9 +109,11 @@ def feedback_codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
     return kernels.feedback_table(game, [row], targets)[0].astype(np.int64)
 
 
-def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first: int | None = None) -> Nodes:
+def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first: int | None = None,
+         on_solved: Callable[[int], None] | None = None) -> Nodes:
     """Return the nodes visited when every target (guess rows; default: the state's candidates)
-    is played from `state` by the solver's strategy; `first` forces the first guess.
+    is played from `state` by the solver's strategy; `first` forces the first guess; `on_solved(n)`
+    is told as each node's guess finishes n of the played targets (for progress).
 
     The guesses are the solver's: its tree while the history follows it, else the live greedy
     rule within the solver's time budget (`strategy.choose_live`, as `Solver.guess_row`).
@@ -139,6 +141,8 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
         for key, value in zip(columns, (parent, code, len(history), row, count, 0)):
             columns[key].append(value)
         codes = feedback_codes(game, row, game.target_index[positions])
+        if on_solved is not None and (won := int((codes[playing] == game.win_code).sum())):
+            on_solved(won)
         total = count
         on_tree = node is not None and row == tree.guess[node]
         for value in np.unique(codes[playing]).tolist():
