@@ -172,6 +172,8 @@ def tree(
                                                  help="Print this many levels below the node as an indented tree.")] = None,
     dot: Annotated[Optional[Path], typer.Option("--dot", metavar="FILE", show_default=False,
                                                 help="Write the node and --depth levels (default 2) as Graphviz.")] = None,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", min=1, help="With --dot: draw at most N nodes, level by "
+                                                                      "level; the rest become 'N more' nodes.")] = 200,
     candidates: Show = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
@@ -195,7 +197,7 @@ def tree(
         if depth:
             _say(indented(view, depth))
         if dot is not None:
-            atomic.write_text(dot, to_dot(view, 2 if depth is None else depth))
+            atomic.write_text(dot, to_dot(view, 2 if depth is None else depth, max_nodes))
             typer.echo(f"wrote {dot}")
 
 

@@ -469,3 +469,17 @@ def test_long_commands_report_progress_as_targets_finish():
     ranked = bench.openers(get_game("mastermind"), 2, on_done=done.append)
     assert len(done) == len(ranked) >= 2
     assert "\x1b[" not in invoke("bench", "mastermind", "--sample", "50").output  # no bar off a terminal
+
+
+def test_dot_is_left_to_right_capped_and_draws_wordle_tiles(tmp_path):
+    target = tmp_path / "w.dot"
+    ok("tree", "wordle", "--dot", str(target), "--max-nodes", "50")
+    text = target.read_text()
+    nodes = [line for line in text.splitlines() if line.strip().startswith(("n", "more")) and "[label=" in line
+             and "->" not in line]
+    assert "rankdir=LR;" in text and len(nodes) == 50
+    assert "more nodes (--max-nodes 50)" in text and 'bgcolor="#6aaa64"' in text  # a green tile
+    small = tmp_path / "m.dot"
+    ok("tree", "mastermind", "--depth", "1", "--dot", str(small), "--max-nodes", "5")
+    assert '[label="10 more", shape=plaintext]' in small.read_text() and '[label="(0,0)"]' in small.read_text()
+    assert_error(invoke("tree", "mastermind", "--dot", str(small), "--max-nodes", "0"), "--max-nodes")

@@ -83,19 +83,55 @@ def indented(view: View, levels: int) -> list[str]:
     return lines
 
 
-def dot(view: View, levels: int) -> str:
-    """Return Graphviz source of the node and `levels` levels below it."""
+TILE_COLOURS = {"G": "#6aaa64", "Y": "#c9b458", "R": "#787c7e"}  # Wordle's own green, yellow and grey
+
+
+def _edge_label(game, code: int) -> str:
+    """Return a Graphviz edge label: Wordle marks as a row of coloured tiles, else the feedback text."""
+    text = show_feedback(game, code)
+    if game.name != "wordle":
+        return f'"{text}"'
+    cells = "".join(f'<td bgcolor="{TILE_COLOURS[mark]}" width="10" height="10"></td>' for mark in text)
+    return f'<<table border="0" cellspacing="1" cellpadding="0"><tr>{cells}</tr></table>>'
+
+
+def dot(view: View, levels: int, max_nodes: int = 200) -> str:
+    """Return Graphviz source of the node and `levels` levels below it, left to right.
+
+    Nodes are taken level by level until `max_nodes` (counting the "N more" node of a parent whose
+    children did not all fit; the graph's label counts what was left out), so a wide tree stays a
+    readable picture.
+    """
+    if max_nodes < 1:
+        raise ValueError(f"--max-nodes must be at least 1, got {max_nodes}")
     game, nodes = view.solver.game, view.nodes
-    out = ["digraph deduce {", '  node [shape=box, fontname="monospace"];']
+    out = ["digraph deduce {", "  rankdir=LR;", '  node [shape=box, fontname="monospace"];']
 
-    def add(node: int, level: int) -> None:
-        out.append(f'  n{node} [label="{game.labels[int(nodes.guess[node])]}\\n{int(nodes.remaining[node])} left"];')
-        if level >= levels:
-            return
-        for child in nodes.children(node):
-            add(child, level + 1)
-            out.append(f'  n{node} -> n{child} [label="{show_feedback(game, int(nodes.code[child]))}"];')
+    def node_line(node: int) -> str:
+        return f'  n{node} [label="{game.labels[int(nodes.guess[node])]}\\n{int(nodes.remaining[node])} left"];'
 
-    add(view.node, 0)
+    out.append(node_line(view.node))
+    shown, hidden, level, frontier = 1, 0, 0, [view.node]
+    while frontier and level < levels:
+        below = []
+        for parent in frontier:
+            children = list(nodes.children(parent))
+            room = max_nodes - shown
+            if room <= 0:
+                hidden += len(children)
+                continue
+            fit = children if len(children) <= room else children[:room - 1]
+            for child in fit:
+                out.append(node_line(child))
+                out.append(f"  n{parent} -> n{child} [label={_edge_label(game, int(nodes.code[child]))}];")
+            below += fit
+            shown += len(fit)
+            if len(fit) < len(children):
+                out.append(f'  more{parent} [label="{len(children) - len(fit)} more", shape=plaintext];')
+                out.append(f"  n{parent} -> more{parent} [style=dashed];")
+                shown += 1
+        frontier, level = below, level + 1
+    if hidden:
+        out.append(f'  label="and at least {hidden} more nodes (--max-nodes {max_nodes})"; labelloc=b;')
     out.append("}")
     return "\n".join(out) + "\n"
