@@ -1,7 +1,12 @@
-"""The `deduce` command line: thin commands over the library; errors end as one line and exit 2.
+"""The `deduce` command line: thin commands over the library; errors end as one line.
 
 The work is done in `solver.commands` (imported inside each command, so `deduce --help` loads
 neither Numba nor pyarrow); here are only the options, the printing and the error edge.
+
+Exit statuses, shared with the `wordle` program: 0 success; 1 a data or runtime error (a guess or
+feedback the game refuses, inconsistent feedback, an unreadable or invalid file, output closed
+early); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
+option value of the wrong type); 130 interrupted.
 """
 from __future__ import annotations
 
@@ -15,15 +20,15 @@ from typing import Annotated, Iterator, Optional
 import typer
 from typer.core import TyperGroup
 
-ERROR_EXIT = 2
+DATA_EXIT, USAGE_EXIT, INTERRUPTED_EXIT = 1, 2, 130
 # click's UsageError (typer vendors click and exports only this subclass of it)
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
-def fail(message: str) -> None:
-    """Print a one-line error on stderr and exit with status 2."""
+def fail(message: str, status: int = DATA_EXIT) -> None:
+    """Print a one-line error on stderr and exit with `status` (a data error by default)."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
-    raise typer.Exit(ERROR_EXIT)
+    raise typer.Exit(status)
 
 
 class WarningLines(logging.Handler):
@@ -43,8 +48,31 @@ def show_warnings() -> None:
         logger.addHandler(_WARNINGS)
 
 
+def _plain_type_labels(command) -> None:
+    """Drop typer's Python type labels (``<bool>``, ``<str>``, ``<list[str]>``) from a command's help:
+    arguments are named by their metavar already, flags take no value, and an option with a value
+    shows its metavar (or, for a number range, just the range)."""
+    def plain(param):
+        if isinstance(param, typer.core.TyperArgument) or getattr(param, "is_flag", False):
+            param.display_type_rich = lambda ctx: None
+        elif param.metavar is None:
+            param.display_type_rich = lambda ctx, p=param: "N" if p._get_number_range_help_str() else p.name.upper()
+        return param
+
+    for param in command.params:
+        plain(param)
+    help_option = command.get_help_option  # --help is made when the help is shown
+    command.get_help_option = lambda ctx: None if (option := help_option(ctx)) is None else plain(option)
+
+
 class OneLineErrors(TyperGroup):
     """A command group whose usage errors (missing argument, bad option value) print one line."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain_type_labels(self)
+        for command in self.commands.values():
+            _plain_type_labels(command)
 
     @contextmanager
     def _usage_errors(self) -> Iterator[None]:
@@ -54,7 +82,7 @@ class OneLineErrors(TyperGroup):
             if type(err).__name__ == "NoArgsIsHelpError":
                 raise
             where = f" (see '{err.ctx.command_path} --help')" if err.ctx is not None else ""
-            fail(err.format_message() + where)
+            fail(err.format_message() + where, USAGE_EXIT)
 
     def make_context(self, *args, **kwargs):
         with self._usage_errors():
@@ -89,11 +117,14 @@ app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_ena
 
 @contextmanager
 def domain_errors() -> Iterator[None]:
-    """Turn the library's errors (bad games, guesses, feedback, word lists, files) into exit 2."""
+    """Turn the library's errors into one line: exit 2 for an unknown game or variant or options that
+    exclude each other (usage), 1 for bad guesses, feedback, word lists and files (data)."""
     try:
         yield
     except ValueError as err:
-        fail(str(err))
+        from solver.games import UsageError
+
+        fail(str(err), USAGE_EXIT if isinstance(err, UsageError) else DATA_EXIT)
     except BrokenPipeError:  # our standard output was closed: not an error (see `closed_output`)
         raise
     except OSError as err:
@@ -277,10 +308,13 @@ def bench(
     seed: Annotated[int, typer.Option("--seed", help="Random seed of --sample.")] = 0,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", show_default=False,
                                                  help="Also draw the histogram (matplotlib).")] = None,
+    hardest: Annotated[int, typer.Option("--hardest", metavar="N", min=0,
+                                         help="List at most N of the targets needing the most guesses (0: none).")] = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
 ) -> None:
-    """Play every target (or a sample) and print a histogram of guesses, the mean, max and wall time.
+    """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
+    mean with its standard deviation, the max and the wall time.
 
     `deduce bench wordle` gives the average over the whole answer list.
     """
@@ -292,9 +326,9 @@ def bench(
         from solver.commands.progress import terminal_progress
 
         chosen = _game(game, variant, hard, answers, guesses, all_words)
-        with terminal_progress(f"bench {chosen.key}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
+        with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
             result = benchmark.run(chosen, sample, seed, on_solved=advance)
-        _say(benchmark.histogram(result))
+        _say(benchmark.histogram(result, hardest))
         if plot is not None:
             benchmark.plot(result, plot)
             typer.echo(f"wrote {plot}")
@@ -357,23 +391,34 @@ def hint(
                                                            help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
     top: Top = 5,
     candidates: Show = 100,
+    explain: Annotated[Optional[str], typer.Option(
+        "--explain", "-e", metavar="GUESS", show_default=False,
+        help="Explain this guess instead of the solver's (any guess allowed here).")] = None,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
 ) -> None:
-    """List the answers still possible after a history and rank the best next guesses.
+    """List the answers still possible after a history, rank the best next guesses and explain the
+    solver's guess.
 
     Guesses are ranked twice, by expected remaining candidates and by entropy (both columns shown).
+    The "Why GUESS:" block gives the sizes of the groups the guess splits the candidates into, the
+    worst case, the chance it is the answer and the guesses expected from here (from the tree, or
+    the solver's play computed live; `--explain GUESS` for another guess).
 
     For wordle the possible answers are the 2315 answers, as in `tree` and `solve` (with
     --all-words: every acceptable word). Example: `deduce hint wordle CRANE=RYRGR --top 10`
     """
     from solver.commands.formats import parse_step
     from solver.commands.scores import hint as compute_hint, report
+    from solver.commands.why import hint_lines
 
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words)
-        result = compute_hint(chosen, [parse_step(chosen, step) for step in history or []], top)
+        steps = [parse_step(chosen, step) for step in history or []]
+        result = compute_hint(chosen, steps, top)
+        why = hint_lines(chosen, steps, explain)
     _say(report(chosen, result, candidates))
+    _say([""] + why if why else [])
 
 
 @app.command()

@@ -145,14 +145,14 @@ class Solver:
             try:
                 self._tree = Tree(self.game, self._folder)
             except artifacts.MissingTableError as err:
-                log.info("no tree file for %s (%s): computing live", self.game.key, err)
+                log.info("no tree file for %s (%s): computing live", self.game.title, err)
                 self._tree = False
             except artifacts.ArtifactError as err:
                 self.tree_error = " ".join(str(err).split())
                 self._tree = False
                 if self.tree_error not in _WARNED:  # once per process and file (and problem)
                     _WARNED.add(self.tree_error)
-                    log.warning("no usable tree for %s, computing live: %s", self.game.key, self.tree_error)
+                    log.warning("no usable tree for %s, computing live: %s", self.game.title, self.tree_error)
         return self._tree or None
 
     # -- the public protocol ------------------------------------------------------------------
@@ -168,7 +168,7 @@ class Solver:
         try:
             row = game.index_of(guess)
         except KeyError:
-            raise ValueError(f"{guess!r} is not an allowed guess of {game.key}") from None
+            raise ValueError(f"{guess!r} is not an allowed guess of {game.title}") from None
         code = game.encode(feedback)
         new = self.advance(state, row, code)
         return game.labels[self.guess_row(new)], new
@@ -186,7 +186,7 @@ class Solver:
                 if child is None:
                     self._inconsistent(state, row, code)
                 return State(self, history, child)
-            log.info("%s: guess %s leaves the tree: computing live", self.game.key, self.game.labels[row])
+            log.info("%s: guess %s leaves the tree: computing live", self.game.title, self.game.labels[row])
         new = State(self, history, None)
         positions = self.narrow(state.candidate_positions, row, code)
         if positions.size == 0:
@@ -220,7 +220,7 @@ class Solver:
             choice = strategy.choose_live(self.game, state.candidate_positions, state.history, self.budget)
             if not choice.complete:
                 log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)",
-                         self.game.key, state.history_text(), choice.scored, choice.pool, self.budget)
+                         self.game.title, state.history_text(), choice.scored, choice.pool, self.budget)
             state._live["choice"] = choice
         return state._live["choice"].guess
 
@@ -234,7 +234,7 @@ class Solver:
         if missing and built_in and game.key not in _WARNED_MISSING:
             _WARNED_MISSING.add(game.key)
             log.warning("no tree file for %s: whole games are computed live (up to %.3g s a guess, and "
-                        "some guesses worse than the tree's); run `make tables`", game.key, self.budget)
+                        "some guesses worse than the tree's); run `make tables`", game.title, self.budget)
 
     def filter(self, history) -> np.ndarray:
         """Return the target positions consistent with every (guess row, code) of `history`."""
@@ -296,6 +296,6 @@ def next_from(previous, feedback, to_label, from_label, name: str | None = None)
     try:
         game.index_of(label)
     except (KeyError, TypeError):
-        raise ValueError(f"{excerpt(guess)} is not an allowed guess of {game.key}") from None
+        raise ValueError(f"{excerpt(guess)} is not an allowed guess of {game.title}") from None
     label, new = state.solver.next_guess(label, state, feedback)
     return from_label(label), new

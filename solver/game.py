@@ -54,12 +54,17 @@ class Game:
     canonical: Callable[[Sequence[int]], np.ndarray] | None = None
     # What a feedback says, for prompts and help: its fields in order, then what each one counts.
     feedback_help: str = ""
+    # The name messages show users ("wordle hard", "cards n3"); default: the name, then the
+    # variant unless it is "default". `key` stays the name of files and caches.
+    title: str = ""
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.rows.setflags(write=False)
         self.target_index.setflags(write=False)
         self._positions.update({label: i for i, label in enumerate(self.labels)})
+        if not self.title:
+            object.__setattr__(self, "title", self.name if self.variant == "default" else f"{self.name} {self.variant}")
 
     @property
     def key(self) -> str:

@@ -27,7 +27,12 @@ TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), (
                   ("bulls", "default")]
 
 
-class UnknownGameError(ValueError):
+class UsageError(ValueError):
+    """A request that names no known game or variant, or combines options that exclude each other
+    (the command lines exit 2 for it, 1 for other ValueErrors)."""
+
+
+class UnknownGameError(UsageError):
     """A game or variant name that the registry does not know."""
 
 

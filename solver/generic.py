@@ -406,7 +406,7 @@ def play(game: Game, secret: Any, score: Score | None = None, solver: Solver | N
     """
     score = score or getattr(game, "score", None)
     if score is None:
-        raise ValueError(f"{game.key} was not made by from_function: give play its scoring function")
+        raise ValueError(f"{game.title} was not made by from_function: give play its scoring function")
     answers = partial(score, secret)
     guesser, history = solve(game, solver), []
     try:

@@ -204,7 +204,19 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         rules_source=inspect.getsource(make_rule) + f"length={length}",
         allowed=hard_mode_mask if hard else None,
         feedback_help=f"{length} " + FEEDBACK_HELP,
+        title=_title(mode, length, None if builtin else (len(answers), len(guesses))),
     )
+
+
+def _title(mode: str, length: int, sizes: tuple[int, int] | None) -> str:
+    """Return the name users see: "wordle", "wordle hard", "wordle (6 letters)", "wordle (your lists: ...)"."""
+    text = "wordle" if mode == "normal" else f"wordle {mode}"
+    details = [] if length == 5 else [f"{length} letters"]
+    if sizes is not None:
+        answers, guesses = sizes
+        details.append("every acceptable word a possible answer" if answers == guesses
+                       else f"your lists: {answers} answers, {guesses} guesses")
+    return f"{text} ({', '.join(details)})" if details else text
 
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,

@@ -32,8 +32,12 @@ def ok(*args: str, input: str | None = None) -> str:
     return result.stdout
 
 
-def assert_error(result, fragment: str, status: int = 2) -> None:
-    """The command failed with one line on stderr naming the problem, and no traceback."""
+USAGE_FRAGMENTS = ("unknown game", "unknown variant", "contradicts", "wordle only")  # usage errors: exit 2
+
+
+def assert_error(result, fragment: str, status: int = 1) -> None:
+    """The command failed with `status` (1 data, 2 usage) and one line on stderr naming the problem,
+    and no traceback."""
     assert result.exit_code == status, (result.stdout, result.stderr, result.exception)
     assert isinstance(result.exception, SystemExit), result.exception
     lines = result.stderr.strip().splitlines()
@@ -93,11 +97,11 @@ def test_closed_output_ends_quietly(args):
 
 
 def test_usage_errors_are_one_line():
-    assert_error(invoke("play"), "Missing argument 'battleship|cards|wordle|mastermind|bulls'")
-    assert_error(invoke("play", "mastermind"), "Missing argument 'ANSWER'")
-    assert_error(invoke("tree", "mastermind", "--depth", "x"), "--depth")
-    assert_error(invoke("bench", "mastermind", "--sample", "0"), "--sample")
-    assert_error(invoke("nosuchcommand"), "nosuchcommand")
+    assert_error(invoke("play"), "Missing argument 'battleship|cards|wordle|mastermind|bulls'", 2)
+    assert_error(invoke("play", "mastermind"), "Missing argument 'ANSWER'", 2)
+    assert_error(invoke("tree", "mastermind", "--depth", "x"), "--depth", 2)
+    assert_error(invoke("bench", "mastermind", "--sample", "0"), "--sample", 2)
+    assert_error(invoke("nosuchcommand"), "nosuchcommand", 2)
 
 
 # -- play -------------------------------------------------------------------------------------
@@ -157,7 +161,7 @@ def test_play_wordle_on_own_lists(small_lists):
     (["bulls", "1123"], "repeats a digit"),
 ])
 def test_play_errors(args, fragment):
-    assert_error(invoke("play", *args), fragment)
+    assert_error(invoke("play", *args), fragment, 2 if any(f in fragment for f in USAGE_FRAGMENTS) else 1)
 
 
 # -- tree -------------------------------------------------------------------------------------
@@ -252,7 +256,7 @@ def test_solve_rejects_impossible_feedback_then_quits():
 def test_solve_end_of_input():
     assert invoke("solve", "bulls", input="0,1\n").exit_code == 1
     result = invoke("solve", "bulls", input="0,1\n7\n")
-    assert result.exit_code == 2 and "input ended" in result.stderr
+    assert result.exit_code == 1 and "input ended" in result.stderr
 
 
 def test_solve_wordle_hard_mode_rejects_a_forbidden_guess():
@@ -262,7 +266,7 @@ def test_solve_wordle_hard_mode_rejects_a_forbidden_guess():
 
 
 def test_solve_unknown_game():
-    assert_error(invoke("solve", "chess"), "unknown game")
+    assert_error(invoke("solve", "chess"), "unknown game", 2)
 
 
 # -- hide -------------------------------------------------------------------------------------
@@ -315,7 +319,7 @@ def test_bench_live_equals_playing_each_target(small_lists):
 
 
 def test_bench_errors(tmp_path):
-    assert_error(invoke("bench", "chess"), "unknown game")
+    assert_error(invoke("bench", "chess"), "unknown game", 2)
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     assert_error(invoke("bench", "bulls", "-s", "3", "--plot", str(blocker / "h.png")), str(blocker))
@@ -362,7 +366,7 @@ def test_openers_wordle_lists(small_lists):
     answers, guesses = small_lists
     out = ok("openers", "wordle", "-k", "2", "--answers", str(answers), "--guesses", str(guesses))
     assert len(out.splitlines()) == 3
-    assert_error(invoke("openers", "chess"), "unknown game")
+    assert_error(invoke("openers", "chess"), "unknown game", 2)
 
 
 # -- hint -------------------------------------------------------------------------------------
@@ -382,7 +386,7 @@ def test_hint_and_tree_agree_on_the_answer_list_unless_all_words():
     # ... and --all-words makes every acceptable word a possible answer, in hint as in solve
     every = ok("hint", "wordle", "CRANE=RYRGR", "--top", "1", "--all-words").splitlines()
     assert every[0] == "25 possible answers:" and "TURNT" in every[3]
-    assert_error(invoke("hint", "mastermind", "--all-words"), "apply to wordle only")
+    assert_error(invoke("hint", "mastermind", "--all-words"), "apply to wordle only", 2)
 
 
 def test_hint_after_a_win_or_one_answer_ranks_nothing_and_counts_in_words():
@@ -418,7 +422,7 @@ def test_hint_ranks_by_both_figures():
     (["mastermind", "1122=1,0", "--all-words"], "wordle only"),
 ])
 def test_hint_errors(args, fragment):
-    assert_error(invoke("hint", *args), fragment)
+    assert_error(invoke("hint", *args), fragment, 2 if any(f in fragment for f in USAGE_FRAGMENTS) else 1)
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -433,7 +437,7 @@ def test_tables_calls_the_pipeline(monkeypatch):
 
 
 def test_tables_unknown_game():
-    assert_error(invoke("tables", "chess"), "unknown game 'chess'")
+    assert_error(invoke("tables", "chess"), "unknown game 'chess'", 2)
 
 
 @pytest.mark.parametrize("name, fields", [("battleship", "exact,one_away,two_away"),
@@ -482,4 +486,4 @@ def test_dot_is_left_to_right_capped_and_draws_wordle_tiles(tmp_path):
     small = tmp_path / "m.dot"
     ok("tree", "mastermind", "--depth", "1", "--dot", str(small), "--max-nodes", "5")
     assert '[label="10 more", shape=plaintext]' in small.read_text() and '[label="(0,0)"]' in small.read_text()
-    assert_error(invoke("tree", "mastermind", "--dot", str(small), "--max-nodes", "0"), "--max-nodes")
+    assert_error(invoke("tree", "mastermind", "--dot", str(small), "--max-nodes", "0"), "--max-nodes", 2)

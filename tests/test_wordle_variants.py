@@ -66,10 +66,11 @@ def test_select_game_and_cli_errors():
     with pytest.raises(ValueError, match="--hard contradicts --variant answers-only"):
         select_game("wordle", "answers-only", hard=True)
     runner = CliRunner()
-    for extra, fragment in ((["--hard"], "--hard contradicts"), ([], "SALET is not in the acceptable word list")):
+    for extra, fragment, status in ((["--hard"], "--hard contradicts", 2),  # usage
+                                    ([], "SALET is not in the acceptable word list", 1)):  # data
         word = "SALET" if not extra else "CRANE"
         result = runner.invoke(app, ["play", "wordle", word, "--variant", "answers-only", *extra])
-        assert result.exit_code == 2
+        assert result.exit_code == status
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], result.stderr
 

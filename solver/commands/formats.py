@@ -35,21 +35,21 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
     (its guesses are the answers, so the answers are its only possible targets).
     """
-    from solver.games import VARIANTS, UnknownGameError, get_game
+    from solver.games import VARIANTS, UnknownGameError, UsageError, get_game
 
     if name != "wordle" and (hard or answers or guesses or every_word):
-        raise ValueError("--hard, --answers, --guesses and --all-words apply to wordle only")
+        raise UsageError("--hard, --answers, --guesses and --all-words apply to wordle only")
     if name != "wordle":
         return get_game(name, variant)
     if hard:
         if variant not in (None, "hard"):
-            raise ValueError(f"--hard contradicts --variant {variant}")
+            raise UsageError(f"--hard contradicts --variant {variant}")
         variant = "hard"
     if variant is not None and variant not in VARIANTS["wordle"]:
         raise UnknownGameError(f"unknown variant {excerpt(variant)} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
     if variant == "answers-only":
         if answers or guesses:
-            raise ValueError("--answers and --guesses do not apply to --variant answers-only")
+            raise UsageError("--answers and --guesses do not apply to --variant answers-only")
         return get_game("wordle", variant)
     if not (answers or guesses or every_word):
         return get_game("wordle", variant)
@@ -109,7 +109,7 @@ def parse_guess(game: Game, text: str) -> int:
         return game.index_of(label)
     except KeyError:
         what = "in the acceptable word list" if game.name == "wordle" else "an allowed guess"
-        raise ValueError(f"{label} is not {what} of {game.key}") from None
+        raise ValueError(f"{label} is not {what} of {game.title}") from None
 
 
 def parse_answer(game: Game, parts: Sequence[str]) -> int:
@@ -118,7 +118,7 @@ def parse_answer(game: Game, parts: Sequence[str]) -> int:
         raise ValueError(f"a {game.name} answer is one word, got {excerpt(' '.join(parts))}")
     row = parse_guess(game, " ".join(parts))
     if row not in game.target_index:
-        raise ValueError(f"{game.labels[row]} is not a possible answer of {game.key}")
+        raise ValueError(f"{game.labels[row]} is not a possible answer of {game.title}")
     return row
 
 

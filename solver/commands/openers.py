@@ -35,7 +35,7 @@ def parse_words(game: Game, text: str) -> list[int]:
             bad.append(part.upper())
     if bad:
         what = "words" if game.name == "wordle" else "guesses"
-        raise ValueError(f"unknown {what} for {game.key} in --words: {', '.join(bad)}")
+        raise ValueError(f"unknown {what} for {game.title} in --words: {', '.join(bad)}")
     return list(dict.fromkeys(rows))
 
 

@@ -18,7 +18,7 @@ from solver.engine import get_solver
 from solver.game import Game
 
 LIST_LIMIT = 20  # candidates shown by "list"
-ENDED, QUIT, EOF_AFTER_ERROR, EOF, INTERRUPTED = 0, 0, 2, 1, 130  # exit statuses of `converse`
+ENDED, QUIT, EOF, INTERRUPTED = 0, 0, 1, 130  # exit statuses of `converse` (see `solver.cli`)
 COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
 
 
@@ -36,7 +36,7 @@ class SolveSession:
         source = "from the precomputed tree" if self.solver.tree is not None else (
             f"computed live (tree file unusable: {self.solver.tree_error})" if self.solver.tree_error
             else "computed live (no precomputed tree file)")
-        return [f"{self.game.key}: {self.state.remaining} candidates; guesses {source}.",
+        return [f"{self.game.title}: {self.state.remaining} candidates; guesses {source}.",
                 "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
                 f"Feedback: {self.game.feedback_help}.", COMMANDS,
                 self._proposal()]
@@ -107,7 +107,7 @@ class HideSession:
         self._taken: list[np.ndarray] = []  # the candidates before each guess, for `undo`
 
     def opening(self) -> list[str]:
-        return [f"{self.game.key}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!",
+        return [f"{self.game.title}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!",
                 COMMANDS]
 
     def prompt(self) -> str:
@@ -144,13 +144,11 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
              prompt: Callable[[str], None], echo_input: bool = False) -> int:
     """Run a session over input lines; return the exit status.
 
-    0 when the session ends (or on "quit"); on end of input before that, 2 if the last line was
-    rejected, else 1; 130 on Ctrl-C. Rejected lines are reported through `warn` and asked again.
+    0 when the session ends (or on "quit"); 1 on end of input before that; 130 on Ctrl-C. Rejected lines are reported through `warn` and asked again.
     The prompt's line is ended before any message, so nothing lands on it.
     """
     for text in session.opening():
         say(text)
-    rejected = False
     while not session.done:
         prompt(session.prompt())
         try:
@@ -162,7 +160,7 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
         if line is None:
             say("")
             warn("input ended before the game was over")
-            return EOF_AFTER_ERROR if rejected else EOF
+            return EOF
         line = line.strip()
         if echo_input:
             say(line)
@@ -177,10 +175,8 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
         try:
             out = session.undo() if line.lower() == "undo" else session.handle(line)
         except ValueError as err:
-            rejected = True
             warn(f"{err} (try again)")
             continue
-        rejected = False
         for text in out:
             say(text)
     return ENDED
