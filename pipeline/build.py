@@ -9,7 +9,8 @@ from pathlib import Path
 from solver import artifacts
 from solver.game import Game
 from solver.limits import excerpt
-from solver.games import VARIANTS, UnknownGameError, all_variants, get_game
+from solver.games import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
+from solver.wordlists import check_length
 
 from pipeline.cleanup import remove_stale_temporaries
 from pipeline.progress import console, make_progress
@@ -42,8 +43,16 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     ("cards", "n1"): Plan(SearchOptions(max_guesses=8)),
     ("cards", "n2"): Plan(SearchOptions(max_guesses=8), seed_k=10),
 }
-# Which table a variant's tree scores with (None: no table, score through the rule).
-TABLE_OF = {("wordle", "hard"): ("wordle", "normal"), ("cards", "n4"): None}
+# Which table a variant's tree scores with (None: no table, score through the rule); Wordle hard
+# mode of any word length shares the normal table of that length.
+TABLE_OF = {("cards", "n4"): None}
+
+
+def table_of(name: str, variant: str) -> tuple[str, str] | None:
+    """Return the (game, variant) whose feedback table a variant's tree scores with (None: none)."""
+    if name == "wordle" and variant.startswith("hard"):
+        return name, variant.replace("hard", "normal", 1)
+    return TABLE_OF.get((name, variant), (name, variant))
 
 
 def tree_options(name: str, variant: str, jobs: int) -> Options:
@@ -52,21 +61,30 @@ def tree_options(name: str, variant: str, jobs: int) -> Options:
     return Options(base.lookahead, base.lookahead_min, jobs, base.pool_sample)
 
 
-def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False) -> None:
-    """Build the tables and trees of `names` (default: every game) that are missing or stale."""
+def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False, sizes: list[int] | None = None) -> None:
+    """Build the tables and trees of `names` (default: every game) that are missing or stale; with
+    `sizes`, those of Wordle with words of these lengths instead (built on request only)."""
     for name in names or []:
         if name not in VARIANTS:
             raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
+    if sizes:
+        if names and names != ["wordle"]:
+            raise UsageError("--size applies to wordle only")
+        for size in sizes:
+            check_length(size)
+        variants = [pair for size in sizes for pair in size_variants(size)]
+        tables = [get_game(*table_of(*pair)) for pair in variants if pair[1].startswith("normal")]
+    else:
+        variants = [(name, variant) for name, variant in all_variants() if not names or name in names]
+        tables = table_games(names)
     remove_stale_temporaries()  # what a killed build left in artifacts/ (pipeline.cleanup)
     with make_progress() as progress:
-        for game in table_games(names):
+        for game in tables:
             task = progress.add_task(f"table {game.key}", total=game.n_guesses)
             result = build_table(game, force=force, on_rows=lambda n, t=task: progress.advance(t, n))
             status = f"built in {result.seconds:.1f} s" if result.built else "up to date"
             progress.update(task, completed=game.n_guesses, description=f"table {game.key}: {status}")
-        for name, variant in all_variants():
-            if names and name not in names:
-                continue
+        for name, variant in variants:
             game = get_game(name, variant)
             task = progress.add_task(f"tree {game.key}", total=None)
 
@@ -75,7 +93,7 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
                     progress.update(task, total=total)
                 progress.advance(task, step)
 
-            table_key = TABLE_OF.get((name, variant), (name, variant))
+            table_key = table_of(name, variant)
             plan = EXACT_PLANS.get((name, variant))
             if plan is not None:
                 if not force and artifacts.is_current(artifacts.TREE, game, strategy=plan.describe()):

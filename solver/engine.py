@@ -226,7 +226,7 @@ class Solver:
 
     def _warn_whole_game_live(self) -> None:
         """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""
-        from solver.games import registered
+        from solver.games import build_command, registered
 
         game = self.game
         built_in = registered(game) is not None  # the user's own word lists have no tree
@@ -234,7 +234,8 @@ class Solver:
         if missing and built_in and game.key not in _WARNED_MISSING:
             _WARNED_MISSING.add(game.key)
             log.warning("no tree file for %s: whole games are computed live (up to %.3g s a guess, and "
-                        "some guesses worse than the tree's); run `make tables`", game.title, self.budget)
+                        "some guesses worse than the tree's); run `%s`", game.title, self.budget,
+                        build_command(game.name, game.variant))
 
     def filter(self, history) -> np.ndarray:
         """Return the target positions consistent with every (guess row, code) of `history`."""

