@@ -255,8 +255,34 @@ def bench_state() -> None:
           f"+{max(m for _, m, _ in runs[:3]) / 1e6:.0f} MB, tracemalloc peak {runs[3][2] / 1e6:.0f} MB")
 
 
+BOARD_GAMES = 200  # random sets of answers per number of boards
+
+
+def bench_boards() -> None:
+    """Print, for Dordle and Quordle on the original lists, the guesses the live multi-board solver
+    needs over BOARD_GAMES fixed-seed random sets of distinct answers: mean, std, max, share over
+    the game's limit, the count per number of guesses, and seconds per game."""
+    from solver import wordle
+    from solver.boards import extra_guesses
+    from solver.commands.boards import play
+
+    game = wordle.game()
+    rng = np.random.default_rng(20261130)
+    for count in (2, 4):
+        start, lengths = time.perf_counter(), []
+        for _ in range(BOARD_GAMES):
+            answers = [int(game.target_index[i]) for i in rng.choice(game.n_targets, count, replace=False)]
+            lengths.append(len(play(game, answers)))
+        seconds = (time.perf_counter() - start) / BOARD_GAMES
+        lengths = np.array(lengths)
+        histogram = ", ".join(f"{n}: {c}" for n, c in enumerate(np.bincount(lengths)) if c)
+        print(f"boards {count}: mean {lengths.mean():.3f} guesses (std {lengths.std():.3f}), max {lengths.max()}, "
+              f"over the {extra_guesses(count)} allowed {np.mean(lengths > extra_guesses(count)):.1%} "
+              f"({BOARD_GAMES} games; {histogram}); {seconds:.3f} s a game", flush=True)
+
+
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
-            "cards4": bench_cards4, "state": bench_state}
+            "cards4": bench_cards4, "state": bench_state, "boards": bench_boards}
 
 
 def main(argv: list[str]) -> None:

@@ -1,0 +1,132 @@
+"""Several Wordle boards at once (`solver.boards`, `deduce play/solve --boards N`)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+from solver import wordle
+from solver.boards import SOLVED, Boards, best_guess, extra_guesses
+from solver.cli import app
+from solver.commands.boards import parse_board_feedback, play
+from tests import reference
+
+GAME = wordle.game()
+SMALL = wordle.game(answers=("ABC", "ABD", "ACB", "BCA", "CAB", "CBA", "DAB"),
+                    guesses=("ABC", "ABD", "ACB", "BCA", "CAB", "CBA", "DAB", "DDD", "BAD", "ADC"))
+runner = CliRunner()
+
+
+def naive_best(game, boards: list[list[int]]) -> int:
+    """The rule written out with fractions: least sum of expected candidates left, then a candidate, then row."""
+    def key(guess: int):
+        total, candidate = Fraction(0), False
+        for rows in boards:
+            sizes: dict[str, int] = {}
+            for row in rows:
+                marks = reference.wordle(game.labels[row], game.labels[guess])
+                sizes[marks] = sizes.get(marks, 0) + 1
+            won = "G" * len(game.labels[0])
+            total += Fraction(sum(n * n for m, n in sizes.items() if m != won), len(rows))
+            candidate |= guess in rows
+        return total, not candidate, guess
+    return min(range(game.n_guesses), key=key)
+
+
+@given(st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=7, unique=True), min_size=1, max_size=3))
+def test_best_guess_matches_the_rule_written_out(boards):
+    positions = [np.array(sorted(b), dtype=np.int64) for b in boards]
+    rows = [[int(SMALL.target_index[p]) for p in b] for b in positions]
+    assert best_guess(SMALL, positions) == naive_best(SMALL, rows)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, GAME.n_targets - 1), min_size=2, max_size=4, unique=True))
+def test_play_solves_every_board_with_true_feedback(positions):
+    answers = [int(GAME.target_index[p]) for p in positions]
+    steps = play(GAME, answers)
+    solved_at = {}
+    for number, (row, codes) in enumerate(steps, start=1):
+        assert len(codes) == len(answers)
+        for b, code in enumerate(codes):
+            if b in solved_at:
+                assert code == SOLVED  # a solved board takes no more guesses
+            else:
+                assert GAME.decode(code) == reference.wordle(GAME.labels[answers[b]], GAME.labels[row])
+                if code == GAME.win_code:
+                    solved_at[b] = number
+    assert sorted(solved_at) == list(range(len(answers))) and max(solved_at.values()) == len(steps)
+
+
+def test_after_keeps_exactly_the_consistent_candidates_and_names_bad_boards():
+    state = Boards.start(GAME, 2)
+    row = GAME.index_of("ROATE")
+    crane, sloth = GAME.index_of("CRANE"), GAME.index_of("SLOTH")
+    state = state.after(row, {0: GAME.code(row, crane), 1: GAME.code(row, sloth)})
+    for b, answer in enumerate((crane, sloth)):
+        marks = reference.wordle(GAME.labels[answer], "ROATE")
+        expected = [p for p, t in enumerate(GAME.target_index)
+                    if reference.wordle(GAME.labels[t], "ROATE") == marks]
+        assert state.candidates[b].tolist() == expected
+    with pytest.raises(ValueError, match="board 2: no answer gives"):
+        state.after(row, {0: GAME.code(row, crane), 1: GAME.win_code})
+    with pytest.raises(ValueError, match="unsolved boards 1, 2"):
+        state.after(row, {0: GAME.code(row, crane)})
+    with pytest.raises(ValueError, match="normal mode only"):
+        Boards.start(wordle.game(hard=True), 2)
+    assert extra_guesses(1) == 6 and extra_guesses(2) == 7 and extra_guesses(4) == 9
+
+
+def test_board_feedback_spellings():
+    state = Boards.start(GAME, 2)
+    expected = {0: GAME.encode("RYRGR"), 1: GAME.encode("GGRRR")}
+    for text in ("RYRGR GGRRR", "RYRGR,GGRRR", "rYrGr/ggrrr", "⬛🟨⬛🟩⬛🟩🟩⬛⬛⬛", "0102022000"):
+        assert parse_board_feedback(state, text) == expected, text
+    with pytest.raises(ValueError, match="2 unsolved boards"):
+        parse_board_feedback(state, "RYRGR")
+    with pytest.raises(ValueError, match="board 2"):
+        parse_board_feedback(state, "RYRGR GGRQR")
+
+
+def test_cli_play_prints_each_board_and_the_summary():
+    result = runner.invoke(app, ["play", "wordle", "CRANE", "SLOTH", "--boards", "2"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    guesses = [line.split(": ")[1] for line in lines if line.startswith("Your guess #")]
+    answers = [line.split(": ")[1] for line in lines if line.startswith("My answer: ")]
+    for guess, answer in zip(guesses, answers):
+        parts = dict(zip(answer.split()[::2], answer.split()[1::2]))
+        for board, word in (("1", "CRANE"), ("2", "SLOTH")):
+            if board in parts:
+                assert parts[board] == reference.wordle(word, guess)
+    assert {"CRANE", "SLOTH"} <= set(guesses) and lines[-1].startswith("You solved 2 boards in ")
+
+
+@pytest.mark.parametrize("args, status, fragment", [
+    (["play", "wordle", "CRANE", "--boards", "2"], 1, "2 boards need 2 answers"),
+    (["play", "wordle", "CRANE", "SLOTH", "--boards", "2", "--hard"], 2, "normal mode only"),
+    (["play", "cards", "2C", "AS", "--boards", "2"], 2, "wordle in normal mode only"),
+    (["solve", "wordle", "--boards", "33"], 2, "--boards"),
+])
+def test_cli_board_errors(args, status, fragment):
+    result = runner.invoke(app, args)
+    assert result.exit_code == status, (result.stdout, result.stderr)
+    assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_cli_solve_reads_the_marks_of_each_unsolved_board():
+    crane, sloth = "CRANE", "SLOTH"
+    state, lines = Boards.start(GAME, 2), []
+    while not state.done:  # the feedback a player of these two answers types
+        row = state.choose()
+        codes = {b: GAME.code(row, GAME.index_of(w)) for b, w in enumerate((crane, sloth)) if not state.solved[b]}
+        lines.append(" ".join(GAME.decode(codes[b]) for b in sorted(codes)))
+        state = state.after(row, codes)
+    script = [lines[0], "RRRRR", "undo", lines[0], *lines[1:]]  # an inconsistent line, then a take-back
+    result = runner.invoke(app, ["solve", "wordle", "--boards", "2"], input="\n".join(script) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert "expected the marks of 2 unsolved boards" in result.stderr
+    assert f"All 2 boards solved in {len(state.history)} guesses!" in result.stdout
