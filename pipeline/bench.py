@@ -263,7 +263,7 @@ def bench_boards() -> None:
     needs over BOARD_GAMES fixed-seed random sets of distinct answers: mean, std, max, share over
     the game's limit, the count per number of guesses, and seconds per game."""
     from solver import wordle
-    from solver.boards import extra_guesses
+    from solver.boards import guesses_allowed
     from solver.commands.boards import play
 
     game = wordle.game()
@@ -277,7 +277,7 @@ def bench_boards() -> None:
         lengths = np.array(lengths)
         histogram = ", ".join(f"{n}: {c}" for n, c in enumerate(np.bincount(lengths)) if c)
         print(f"boards {count}: mean {lengths.mean():.3f} guesses (std {lengths.std():.3f}), max {lengths.max()}, "
-              f"over the {extra_guesses(count)} allowed {np.mean(lengths > extra_guesses(count)):.1%} "
+              f"over the {guesses_allowed(count)} allowed {np.mean(lengths > guesses_allowed(count)):.1%} "
               f"({BOARD_GAMES} games; {histogram}); {seconds:.3f} s a game", flush=True)
 
 

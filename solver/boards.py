@@ -22,7 +22,7 @@ MAX_BOARDS = 32
 SOLVED = -1  # the code recorded for a board that was solved before a guess
 
 
-def extra_guesses(count: int) -> int:
+def guesses_allowed(count: int) -> int:
     """Return the guesses a player gets with `count` boards, as in the published games: 5 more than
     the boards (Wordle 6, Dordle 7, Quordle 9, Octordle 13)."""
     return count + 5

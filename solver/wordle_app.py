@@ -9,6 +9,9 @@ Three parts, kept apart:
   the conformance tests read, `RichUI` a coloured board and keyboard, the share grid after each
   game and (with -t) the original game's statistics and guess distribution.
 
+With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N + 5 guesses, each
+guess scored on every board not solved yet; both UIs show all the boards (see README.md).
+
 Every error ends the program with one line on standard error and a non-zero status: 2 for bad
 arguments, 1 for anything else (files, lists, input), 130 when interrupted. The files read must
 be regular files no larger than their caps (`solver.limits`): word lists 16 MB, the state file
@@ -23,18 +26,22 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from solver.atomic import check_writable, write_text
 from solver.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.boards import MAX_BOARDS
 from solver.wordle_game import (
     MAX_GUESSES,
+    WORD_LENGTH,
+    MultiRound,
+    NotAnAnswer,
     Round,
     Session,
     State,
     Stats,
     WordleError,
+    check_answers,
     load_state,
     normalise_word,
     parse_json_object,
@@ -67,11 +74,12 @@ class Options:
     final_set: str | None = None
     acceptable_set: str | None = None
     state: str | None = None
+    boards: int = 1
 
 
 CONFIG_TYPES: dict[str, type] = {
     "random": bool, "difficult": bool, "stats": bool, "day": int, "seed": int,
-    "final_set": str, "acceptable_set": str, "state": str, "word": str,
+    "final_set": str, "acceptable_set": str, "state": str, "word": str, "boards": int,
 }
 
 
@@ -94,7 +102,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="wordle", allow_abbrev=False, description="Play Wordle. With standard "
                      "output not a terminal, prints the plain lines of the specification's test mode.")
-    parser.add_argument("-w", "--word", help="the answer (otherwise read from standard input)")
+    parser.add_argument("-w", "--word", help="the answer (otherwise read from standard input); "
+                        "with several boards, one per board separated by commas")
     parser.add_argument("-r", "--random", action="store_true", default=None, help="random answers")
     parser.add_argument("-D", "--difficult", action="store_true", default=None, help="hard mode")
     parser.add_argument("-t", "--stats", action="store_true", default=None, help="statistics after each game")
@@ -104,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-a", "--acceptable-set", metavar="FILE", help="acceptable guess list file")
     parser.add_argument("-S", "--state", metavar="FILE", help="JSON state file, loaded and saved")
     parser.add_argument("-c", "--config", metavar="FILE", help="JSON config file (options override it)")
+    parser.add_argument("-b", "--boards", metavar="N", type=_natural,
+                        help=f"boards (answers) per game, 1 to {MAX_BOARDS}: N + 5 guesses when N > 1 (default 1)")
     return parser
 
 
@@ -137,6 +148,8 @@ def resolve_options(argv: Sequence[str]) -> Options:
     for key, kind in CONFIG_TYPES.items():
         value = getattr(args, key) if getattr(args, key) is not None else config.get(key)
         merged[key] = bool(value) if kind is bool else value  # flags: absent everywhere = False
+    if merged["boards"] is None:
+        merged["boards"] = 1
     options = Options(**merged)
     if options.random and options.word is not None:
         raise UsageError("--word cannot be used in random mode (--random)")
@@ -146,6 +159,10 @@ def resolve_options(argv: Sequence[str]) -> Options:
         raise UsageError(f"--seed must be at most {U64_MAX}")
     if options.day is not None and options.day < 1:
         raise UsageError("--day must be at least 1")
+    if not 1 <= options.boards <= MAX_BOARDS:
+        raise UsageError(f"--boards must be between 1 and {MAX_BOARDS}, got {options.boards}")
+    if options.boards > 1 and options.difficult:
+        raise UsageError("--difficult (hard mode) cannot be used with several boards (--boards above 1)")
     return options
 
 
@@ -157,16 +174,31 @@ def build_session(options: Options) -> Session:
         check_subset(answers, acceptable)
     except WordListError as err:
         raise WordleError(str(err)) from None
-    session = Session(answers, frozenset(acceptable), hard=options.difficult, stats=options.stats)
-    if options.word is not None:
+    boards = options.boards
+    session = Session(answers, frozenset(acceptable), hard=options.difficult, stats=options.stats, boards=boards)
+    if boards > len(answers):
+        raise WordleError(f"the answer list has {len(answers)} words, fewer than the {boards} boards")
+    if options.word is not None and boards > 1:
+        try:
+            session.words = check_answers(options.word, boards, answers)
+        except NotAnAnswer as err:
+            raise WordleError(str(err)) from None
+        except ValueError as err:  # their number, or one given twice
+            raise UsageError(f"--word: {err}") from None
+    elif options.word is not None:
         session.word = normalise_word(options.word)
         if session.word not in answers:
             raise WordleError(f"the answer {excerpt(options.word)} is not in the answer list")
     if options.random:
         day = options.day if options.day is not None else 1
-        if day > len(answers):
+        games = len(answers) // boards
+        if day > games and boards == 1:
             raise UsageError(f"--day must be at most {len(answers)}, the size of the answer list")
-        session.order = random_answers(answers, day, options.seed if options.seed is not None else DEFAULT_SEED)
+        if day > games:
+            raise UsageError(f"--day must be at most {games}, the number of {boards}-board games "
+                             f"in the answer list of {len(answers)} words")
+        seed = options.seed if options.seed is not None else DEFAULT_SEED
+        session.order = random_answers(answers, day, seed, boards)
         session.first_day = day
     if options.state is not None:
         path = options.state
@@ -192,10 +224,16 @@ def _save_state(path: str, state: State | None) -> None:
 
 
 class TestModeUI:
-    """The plain output of the specification, for standard output that is not a terminal."""
+    """The plain output of the specification, for standard output that is not a terminal.
+
+    With several boards, a guess prints the marks of every board separated by spaces ("....."
+    for a board solved by an earlier guess), then the keyboard of the first board it was scored
+    on; a lost game prints FAILED and every answer, in board order.
+    """
 
     __test__ = False  # not a pytest class
     retry_bad_answer = False
+    SOLVED_EARLIER = "." * WORD_LENGTH  # a board's place in a guess's line once it is solved
 
     def __init__(self, stdin: TextIO, stdout: TextIO):
         self.stdin, self.stdout = stdin, stdout
@@ -218,11 +256,18 @@ class TestModeUI:
     def guess_rejected(self, game: Round, line: str, reason: str) -> None:
         self._print("INVALID")
 
-    def guess_accepted(self, game: Round) -> None:
-        self._print(f"{game.history[-1][1]} {game.keyboard_line()}")
+    def guess_accepted(self, game: Round | MultiRound) -> None:
+        if isinstance(game, MultiRound):
+            marks = " ".join(self.SOLVED_EARLIER if mark is None else mark for mark in game.history[-1][1])
+            self._print(f"{marks} {game.keyboard_line()}")
+        else:
+            self._print(f"{game.history[-1][1]} {game.keyboard_line()}")
 
-    def game_over(self, game: Round) -> None:
-        self._print(f"CORRECT {len(game.history)}" if game.won else f"FAILED {game.answer}")
+    def game_over(self, game: Round | MultiRound) -> None:
+        if isinstance(game, MultiRound) and not game.won:
+            self._print("FAILED " + " ".join(game.answers))
+        else:
+            self._print(f"CORRECT {len(game.history)}" if game.won else f"FAILED {game.answer}")
 
     def show_stats(self, stats: Stats) -> None:
         for line in stats.lines():
@@ -256,7 +301,9 @@ def stats_columns(stats: Stats) -> list[tuple[str, str]]:
 
 class RichUI:
     """Coloured board and keyboard for a terminal (rich is imported only here); with -t the
-    original game's statistics and guess distribution, and the emoji share grid after each game."""
+    original game's statistics and guess distribution, and the emoji share grid after each game.
+    Several boards are drawn side by side, at most 4 to a row (fewer in a narrow terminal), with
+    the keyboard of the first board not solved yet."""
 
     retry_bad_answer = True
     # G green, Y yellow, R absent (grey, as players know it), X a key not played yet
@@ -268,6 +315,10 @@ class RichUI:
     KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
     BAR_WIDTH = 30  # cells of the longest bar of the guess distribution (less in a narrow terminal)
     BAR_STYLES = {True: "bold white on green4", False: "white on grey35"}  # the game just won, the others
+    BOARD_WIDTH = 4 * WORD_LENGTH - 1  # cells of a board's row: tiles of 3 cells, 1 between them
+    BOARD_GAP = 3  # cells between boards side by side
+    BOARDS_PER_ROW = 4  # at most, fewer if the terminal is narrow
+    SOLVED_STYLE = "bold green4"  # the heading of a solved board (bold only without colour)
 
     def __init__(self, stdout: TextIO, stdin: TextIO | None = None, session: Session | None = None):
         from rich.console import Console
@@ -275,13 +326,20 @@ class RichUI:
         self.console = Console(file=stdout, highlight=False, emoji=False)
         self.plain = self.console.no_color or self.console.color_system is None
         self.stdin = stdin  # None: read the terminal through rich (line editing, hidden answer)
+        self.boards = session.boards if session is not None else 1
         if session is not None:
             self.welcome(session)
 
     def welcome(self, session: Session) -> None:
         modes = [name for name, on in (("hard mode", session.hard), ("random answers", session.order is not None)) if on]
-        self.console.print(f"[bold]Wordle[/bold]: guess the 5-letter word in {MAX_GUESSES} tries"
-                           + (f" ({', '.join(modes)})" if modes else "") + ".")
+        if session.boards > 1:
+            n = session.boards
+            self.console.print(f"[bold]Wordle[/bold] on {n} boards: guess the {n} 5-letter words in {n + 5} tries"
+                               + (f" ({', '.join(modes)})" if modes else "") + ".")
+            self.console.print("Each guess is played on every board not solved yet.")
+        else:
+            self.console.print(f"[bold]Wordle[/bold]: guess the 5-letter word in {MAX_GUESSES} tries"
+                               + (f" ({', '.join(modes)})" if modes else "") + ".")
         if self.plain:
             self.console.print(f"Marks: {self.LEGEND}.", markup=False)
 
@@ -312,6 +370,8 @@ class RichUI:
         return row
 
     def read_answer(self) -> str | None:
+        if self.boards > 1:
+            return self._ask(f"Answers for the next game ({self.boards}, separated by commas; hidden): ", hidden=True)
         return self._ask("Answer for the next game (hidden): ", hidden=True)
 
     def answer_rejected(self, line: str, reason: str) -> None:
@@ -319,40 +379,115 @@ class RichUI:
 
         self.console.print(f"[red]{escape(reason[:1].upper() + reason[1:])}[/red], try another.")
 
-    def game_started(self, game: Round) -> None:
+    def game_started(self, game: Round | MultiRound) -> None:
         self.console.rule(f"Game {game.number}")
 
-    def read_guess(self, game: Round) -> str | None:
-        return self._ask(f"Guess {len(game.history) + 1}/{MAX_GUESSES}: ")
+    def read_guess(self, game: Round | MultiRound) -> str | None:
+        return self._ask(f"Guess {len(game.history) + 1}/{game.limit}: ")
 
-    def guess_rejected(self, game: Round, line: str, reason: str) -> None:
+    def guess_rejected(self, game: Round | MultiRound, line: str, reason: str) -> None:
         from rich.markup import escape
 
         self.console.print(f"[red]Not counted[/red]: {escape(reason)}")
 
-    def guess_accepted(self, game: Round) -> None:
+    def guess_accepted(self, game: Round | MultiRound) -> None:
         from rich.text import Text
 
+        if isinstance(game, MultiRound):
+            self._show_boards(game)
+            return
         self.console.print()
         for word, marks in game.history:
             self.console.print(self._tiles(word, marks))
         for _ in range(MAX_GUESSES - len(game.history)):
             self.console.print(Text("  " + " ·  " * 5, "grey50"))
         self.console.print()
+        self._show_keyboard(game.keyboard)
+        self.console.print()
+
+    def _show_keyboard(self, keyboard: dict[str, str]) -> None:
+        from rich.text import Text
+
         for indent, keys in enumerate(self.KEYBOARD):
             line = Text(" " * (2 + 2 * indent))
             for key in keys:
-                line.append(*self._tile(key, game.keyboard[key]))
+                line.append(*self._tile(key, keyboard[key]))
                 line.append(" ")
             self.console.print(line)
-        self.console.print()
 
-    def game_over(self, game: Round) -> None:
+    def boards_per_row(self) -> int:
+        """Return how many boards fit side by side in the terminal: 1 to BOARDS_PER_ROW."""
+        fit = (self.console.width - 2 + self.BOARD_GAP) // (self.BOARD_WIDTH + self.BOARD_GAP)
+        return max(1, min(self.BOARDS_PER_ROW, fit))
+
+    def _board_column(self, game: MultiRound, index: int) -> list:
+        """Return the lines (rich Texts) of board `index`: its heading ("Board 2", "Board 2: solved"),
+        a row per guess it took, then empty places (dots) up to the limit, blank once solved."""
+        from rich.text import Text
+
+        board = game.boards[index]
+        if board.won:
+            lines = [Text(f"Board {index + 1}: solved", "bold" if self.plain else self.SOLVED_STYLE)]
+        else:
+            lines = [Text(f"Board {index + 1}", "bold")]
+        for word, marks in board.history:
+            row = Text()
+            for position, (letter, mark) in enumerate(zip(word, marks)):
+                if position:
+                    row.append(" ")
+                row.append(*self._tile(letter, mark))
+            lines.append(row)
+        empty = Text("") if board.won else Text(" ".join([" \u00b7 "] * WORD_LENGTH), "grey50")
+        lines += [empty.copy() for _ in range(game.limit - len(board.history))]
+        return lines
+
+    def _show_boards(self, game: MultiRound) -> None:
+        """Print every board side by side (rows of `boards_per_row`), then the keyboard of the first
+        board not solved yet (none once the game is over)."""
+        from rich.text import Text
+
+        per_row = self.boards_per_row()
+        self.console.print()
+        for start in range(0, len(game.boards), per_row):
+            columns = [self._board_column(game, index) for index in range(start, min(start + per_row, len(game.boards)))]
+            for cells in zip(*columns):
+                if not any(cell.cell_len for cell in cells):
+                    continue  # the places left on boards all solved
+                line = Text("  ")
+                for position, cell in enumerate(cells):
+                    line.append_text(cell)
+                    if position < len(cells) - 1:  # pad to the next board's column
+                        line.append(" " * (self.BOARD_WIDTH - cell.cell_len + self.BOARD_GAP))
+                line.rstrip()
+                self.console.print(line)
+            self.console.print()
+        unsolved = [index for index, board in enumerate(game.boards) if not board.won]
+        if unsolved and not game.over:
+            self.console.print(f"Keyboard of board {unsolved[0] + 1}:")
+            self._show_keyboard(game.boards[unsolved[0]].keyboard)
+            self.console.print()
+
+    def game_over(self, game: Round | MultiRound) -> None:
+        if isinstance(game, MultiRound):
+            self._boards_over(game)
+            return
         if game.won:
             n = len(game.history)
             self.console.print(f"[bold green]Correct![/bold green] {game.answer} in {n} guess{'es' if n > 1 else ''}.")
         else:
             self.console.print(f"[bold red]Out of guesses.[/bold red] The answer was [bold]{game.answer}[/bold].")
+        self.console.print()
+        self.console.print(game.share(), markup=False)
+        self.console.print()
+
+    def _boards_over(self, game: MultiRound) -> None:
+        if game.won:
+            self.console.print(f"[bold green]Correct![/bold green] All {len(game.boards)} boards solved "
+                               f"in {len(game.history)} guesses.")
+        else:
+            missed = ", ".join(f"board {index}: {board.answer}" for index, board in enumerate(game.boards, start=1)
+                               if not board.won)
+            self.console.print(f"[bold red]Out of guesses.[/bold red] Not solved: [bold]{missed}[/bold].")
         self.console.print()
         self.console.print(game.share(), markup=False)
         self.console.print()

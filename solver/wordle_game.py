@@ -1,5 +1,5 @@
-"""Game logic of the `wordle` program: rounds, keyboard, statistics, the share text, the state
-file, the game loop.
+"""Game logic of the `wordle` program: rounds (one board, or several as in Dordle and Quordle),
+keyboard, statistics, the share text, the state file, the game loop.
 
 Nothing here reads the terminal or the command line: `play` drives a session through a `UI` object
 (the program has one for test mode and one for the interactive terminal; tests use their own).
@@ -11,6 +11,7 @@ import errno
 import gc
 import itertools
 import json
+import re
 import string
 from collections import Counter
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from solver.limits import STATE_LIMIT, InputFileError, excerpt, read_text
 from solver.rustrand import shuffle
+from solver.boards import guesses_allowed
 from solver.wordle import feedback, hard_mode_allows
 
 MAX_GUESSES = 6
@@ -56,6 +58,7 @@ class Round:
     history: list[tuple[str, str]] = field(default_factory=list)
     keyboard: dict[str, str] = field(default_factory=lambda: dict.fromkeys(LETTERS, "X"))
     number: int = 1  # the game's number as shared ("Wordle 817 3/6"): see `play`
+    limit: int = MAX_GUESSES  # guesses allowed (a board of an N-board game: N + 5)
 
     @property
     def guesses(self) -> list[str]:
@@ -67,7 +70,7 @@ class Round:
 
     @property
     def over(self) -> bool:
-        return self.won or len(self.history) >= MAX_GUESSES
+        return self.won or len(self.history) >= self.limit
 
     def check(self, line: str) -> str:
         """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count."""
@@ -102,6 +105,79 @@ class Round:
         """Return this game's share text (`share_text`): its number, score and squares, no letters."""
         return share_text(self.number, [marks for _, marks in self.history], self.hard, high_contrast)
 
+    def to_record(self) -> dict:
+        """Return the game as the state file stores it: {"answer": ..., "guesses": [...]}."""
+        return {"answer": self.answer, "guesses": self.guesses}
+
+
+@dataclass
+class MultiRound:
+    """One game on several boards (Dordle, Quordle): one `Round` per answer, every guess scored on
+    each board not solved yet (a board solved takes no more guesses), `guesses_allowed` in all."""
+
+    answers: tuple[str, ...]
+    acceptable: frozenset[str]
+    number: int = 1  # as `Round.number`
+    boards: list[Round] = field(init=False)
+    # each guess with the marks of every board: None on a board solved by an earlier guess
+    history: list[tuple[str, tuple[str | None, ...]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.boards = [Round(answer, self.acceptable, number=self.number, limit=self.limit) for answer in self.answers]
+
+    @property
+    def limit(self) -> int:
+        """Return the number of guesses allowed."""
+        return guesses_allowed(len(self.answers))
+
+    @property
+    def guesses(self) -> list[str]:
+        return [word for word, _ in self.history]
+
+    @property
+    def won(self) -> bool:
+        """True once every board is solved."""
+        return all(board.won for board in self.boards)
+
+    @property
+    def over(self) -> bool:
+        return self.won or len(self.history) >= self.limit
+
+    def check(self, line: str) -> str:
+        """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count."""
+        return self.boards[0].check(line)
+
+    def guess(self, line: str) -> tuple[str | None, ...]:
+        """Play the guess on `line` on every unsolved board and return the marks of each board (None
+        on a board solved earlier); InvalidGuess if it does not count."""
+        if self.over:
+            raise InvalidGuess("the game is over")
+        word = self.check(line)
+        marks = tuple(None if board.won else board.guess(word) for board in self.boards)
+        self.history.append((word, marks))
+        return marks
+
+    def solved_in(self, index: int) -> int | None:
+        """Return the number of guesses that solved board `index` (from 0), or None if it is unsolved."""
+        board = self.boards[index]
+        return len(board.history) if board.won else None
+
+    def keyboard_line(self) -> str:
+        """Return the keyboard line (`Round.keyboard_line`) of the leftmost board the last guess was
+        scored on, i.e. the first board still unsolved before it."""
+        _, marks = self.history[-1]
+        first = next(index for index, mark in enumerate(marks) if mark is not None)
+        return self.boards[first].keyboard_line()
+
+    def share(self, high_contrast: bool = False) -> str:
+        """Return this game's share text (`share_boards_text`): number, score, one block per board."""
+        return share_boards_text(self.number, [[marks for _, marks in board.history] for board in self.boards],
+                                 high_contrast)
+
+    def to_record(self) -> dict:
+        """Return the game as the state file stores it: {"answers": [one per board], "guesses": [...]}."""
+        return {"answers": list(self.answers), "guesses": self.guesses}
+
 
 # ----------------------------------------------------------------------------- share text
 
@@ -119,15 +195,37 @@ def share_text(number: int, marks: Sequence[str], hard: bool = False, high_contr
     green, yellow and black, or orange, blue and black with `high_contrast`. No final newline.
     ValueError if a mark is not G, Y or R.
     """
-    squares = HIGH_CONTRAST_SQUARES if high_contrast else SQUARES
     won = bool(marks) and marks[-1] == "G" * len(marks[-1])
     score = len(marks) if won else "X"
+    rows = _square_rows(marks, high_contrast, "share_text")
+    return "\n".join([f"Wordle {number:,} {score}/{MAX_GUESSES}{'*' if hard else ''}", ""] + rows)
+
+
+def _square_rows(marks: Sequence[str], high_contrast: bool, caller: str) -> list[str]:
+    """Return one row of squares per marks string; ValueError naming `caller` if a mark is not G, Y or R."""
+    squares = HIGH_CONTRAST_SQUARES if high_contrast else SQUARES
     rows = []
     for row in marks:
         if not row or set(row) - squares.keys():
-            raise ValueError(f"share_text: marks must be letters G, Y and R, got {excerpt(row)}")
+            raise ValueError(f"{caller}: marks must be letters G, Y and R, got {excerpt(row)}")
         rows.append("".join(squares[mark] for mark in row))
-    return "\n".join([f"Wordle {number:,} {score}/{MAX_GUESSES}{'*' if hard else ''}", ""] + rows)
+    return rows
+
+
+def share_boards_text(number: int, boards: Sequence[Sequence[str]], high_contrast: bool = False) -> str:
+    """Return the share text of a finished game on several boards, without the letters.
+
+    `boards` holds each board's marks, one string per guess it took (up to the guess that solved
+    it). The first line is "Wordle 817 7/7": the guesses of the game (its longest board) out of
+    N + 5, "X" unless every board ends all G; then, for each board in order, a blank line and its
+    rows of squares (as `share_text`). No final newline. ValueError if a mark is not G, Y or R.
+    """
+    solved = [bool(marks) and marks[-1] == "G" * len(marks[-1]) for marks in boards]
+    score = max((len(marks) for marks in boards), default=0) if boards and all(solved) else "X"
+    lines = [f"Wordle {number:,} {score}/{guesses_allowed(len(boards))}"]
+    for marks in boards:
+        lines += [""] + _square_rows(marks, high_contrast, "share_boards_text")
+    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -166,8 +264,13 @@ class Stats:
 
 
 def game_won(game: dict) -> bool:
-    """True if a recorded game's last guess is its answer (games from a state file may lack keys)."""
+    """True if a recorded game's last guess is its answer (games from a state file may lack keys);
+    for a game on several boards ("answers"), if every answer is among its guesses."""
     guesses = game.get("guesses") or []
+    answers = game.get("answers")
+    if answers:
+        played = {word.upper() for word in guesses}
+        return all(answer.upper() in played for answer in answers)
     answer = game.get("answer")
     return bool(guesses) and answer is not None and guesses[-1].upper() == answer.upper()
 
@@ -212,8 +315,8 @@ class State:
     total_rounds: int = 0
     games: list[dict] = field(default_factory=list)
 
-    def record(self, game: Round) -> None:
-        self.games.append({"answer": game.answer, "guesses": game.guesses})
+    def record(self, game: Round | MultiRound) -> None:
+        self.games.append(game.to_record())
         self.total_rounds += 1
 
     def to_json(self) -> str:
@@ -263,8 +366,9 @@ def _game_words() -> tuple[Callable[[dict], dict], list]:
     The hook makes the equal words of games one string object (`sys.intern`): a long history
     repeats the same few thousand words millions of times, and sharing them while parsing nearly
     halves a large state file's memory, at its peak while loading too. It notes in `malformed`
-    any object whose "answer" is not a string or whose "guesses" is not a list of strings, so
-    that `parse_state` looks for the first bad game only when there may be one.
+    any object whose "answer" is not a string or whose "guesses" (or "answers", the answers of a
+    game on several boards) is not a list of strings, so that `parse_state` looks for the first
+    bad game only when there may be one.
     """
     malformed: list = []
 
@@ -282,6 +386,14 @@ def _game_words() -> tuple[Callable[[dict], dict], list]:
             obj["answer"] = intern(answer)
         elif answer is not _ABSENT:
             malformed.append(True)
+        answers = obj.get("answers", _ABSENT)
+        if answers.__class__ is list:
+            try:
+                answers[:] = map(intern, answers)
+            except TypeError:  # not all strings: left unchanged
+                malformed.append(True)
+        elif answers is not _ABSENT:
+            malformed.append(True)
         return obj
 
     return hook, malformed
@@ -291,6 +403,7 @@ def parse_state(text: str, name: str = "state file") -> State:
     """Return the State in JSON `text`; WordleError if it is not JSON of the state file's shape.
 
     Every key is optional; the words are not checked. A missing total_rounds counts the games.
+    A game on several boards has "answers" (a list of strings) instead of "answer".
     """
     hook, malformed = _game_words()
     with gc_paused():
@@ -307,6 +420,9 @@ def parse_state(text: str, name: str = "state file") -> State:
             guesses = game.get("guesses", [])
             if not isinstance(guesses, list) or not all(isinstance(word, str) for word in guesses):
                 raise WordleError(f'{name}: game {number}: "guesses" must be a list of strings')
+            answers = game.get("answers", [])
+            if not isinstance(answers, list) or not all(isinstance(word, str) for word in answers):
+                raise WordleError(f'{name}: game {number}: "answers" must be a list of strings')
     total = data.get("total_rounds", len(games))
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
         raise WordleError(f'{name}: "total_rounds" must be a non-negative integer')
@@ -331,13 +447,45 @@ def load_state(path: str | Path) -> State:
 # ----------------------------------------------------------------------------- answers
 
 
-def random_answers(answers: Sequence[str], day: int, seed: int) -> list[str]:
+def random_answers(answers: Sequence[str], day: int, seed: int, boards: int = 1) -> list[str]:
     """Return the answers of random mode in play order: the sorted list shuffled like Rust's
     ``StdRng::seed_from_u64(seed)`` + ``shuffle``, from index ``day - 1`` on, then wrapping round
-    to the start, so a run never repeats an answer (it ends when all have been played)."""
+    to the start, so a run never repeats an answer (it ends when all have been played).
+
+    With several boards, game (day) d takes the `boards` answers from index ``(d - 1) * boards``
+    of the shuffled list: the list is cut to a whole number of games (its last ``len % boards``
+    answers are never played) and the play order starts at day `day`'s first answer."""
     order = shuffle(sorted(answers), seed)
-    start = day - 1
+    del order[len(order) - len(order) % boards:]
+    start = (day - 1) * boards
     return order[start:] + order[:start]
+
+
+def split_answers(line: str) -> list[str]:
+    """Return the words of a line of several answers, separated by commas and/or white space."""
+    return [word for word in re.split(r"[,\s]+", line.strip()) if word]
+
+
+class NotAnAnswer(ValueError):
+    """A word given as an answer that is not in the answer list (a data error, not a usage one)."""
+
+
+def check_answers(line: str, count: int, answers: Sequence[str] | frozenset[str]) -> tuple[str, ...]:
+    """Return the `count` answers on `line` upper-cased (in order); ValueError saying why if their
+    number is wrong or one is given twice, NotAnAnswer if one is not in `answers`."""
+    words = split_answers(line)
+    if len(words) != count:
+        raise ValueError(f"expected {count} answers (one per board, separated by commas), "
+                         f"got {len(words)}: {excerpt(line.strip())}")
+    chosen = []
+    for word in words:
+        answer = normalise_word(word)
+        if answer is None or answer not in answers:
+            raise NotAnAnswer(f"the answer {excerpt(word)} is not in the answer list")
+        if answer in chosen:
+            raise ValueError(f"the answers must all be different: {answer} is given twice")
+        chosen.append(answer)
+    return tuple(chosen)
 
 
 # ----------------------------------------------------------------------------- the game loop
@@ -349,12 +497,12 @@ class UI(Protocol):
     retry_bad_answer: bool  # ask again for an answer not in the list (else it is an error)
 
     def read_answer(self) -> str | None: ...
-    def game_started(self, game: Round) -> None: ...
+    def game_started(self, game: Round | MultiRound) -> None: ...
     def answer_rejected(self, line: str, reason: str) -> None: ...
-    def read_guess(self, game: Round) -> str | None: ...
-    def guess_rejected(self, game: Round, line: str, reason: str) -> None: ...
-    def guess_accepted(self, game: Round) -> None: ...
-    def game_over(self, game: Round) -> None: ...
+    def read_guess(self, game: Round | MultiRound) -> str | None: ...
+    def guess_rejected(self, game: Round | MultiRound, line: str, reason: str) -> None: ...
+    def guess_accepted(self, game: Round | MultiRound) -> None: ...
+    def game_over(self, game: Round | MultiRound) -> None: ...
     def show_stats(self, stats: Stats) -> None: ...
     def out_of_answers(self) -> None: ...
     def play_again(self) -> bool: ...
@@ -369,8 +517,10 @@ class Session:
     hard: bool = False
     stats: bool = False
     word: str | None = None  # -w: one game with this answer
-    order: list[str] | None = None  # random mode: the answers in play order
+    order: list[str] | None = None  # random mode: the answers in play order (`boards` per game)
     first_day: int = 1  # random mode: the day (-d) of order[0]
+    boards: int = 1  # -b: boards (answers) per game
+    words: tuple[str, ...] | None = None  # -w with several boards: one game with these answers
     state: State = field(default_factory=State)
     save: Callable[[State], None] | None = None  # called after every game
 
@@ -390,14 +540,41 @@ def read_answer(session: Session, ui: UI) -> str:
         ui.answer_rejected(line, reason)
 
 
+def read_answers(session: Session, ui: UI) -> tuple[str, ...]:
+    """Return the `session.boards` answers read from one line of the UI (answer-from-input mode)."""
+    while True:
+        line = ui.read_answer()
+        if line is None:
+            raise WordleError("input ended while reading the answers")
+        try:
+            return check_answers(line, session.boards, session.answers)
+        except ValueError as err:
+            if not ui.retry_bad_answer:
+                raise WordleError(str(err)) from None
+            ui.answer_rejected(line, str(err))
+
+
 def play_round(answer: str, session: Session, ui: UI, number: int = 1) -> Round:
     """Play one game (numbered `number`) to its end and return it."""
     game = Round(answer, session.acceptable, session.hard, number=number)
+    _play_to_the_end(game, ui, f"the answer was {answer.upper()}")
+    return game
+
+
+def play_boards(answers: Sequence[str], session: Session, ui: UI, number: int = 1) -> MultiRound:
+    """Play one game on several boards (numbered `number`) to its end and return it."""
+    game = MultiRound(tuple(answers), session.acceptable, number=number)
+    _play_to_the_end(game, ui, f"the answers were {', '.join(answers)}")
+    return game
+
+
+def _play_to_the_end(game: Round | MultiRound, ui: UI, reveal: str) -> None:
+    """Play `game` through `ui` until it is over; WordleError (ending with `reveal`) if input ends."""
     ui.game_started(game)
     while not game.over:
         line = ui.read_guess(game)
         if line is None:
-            raise WordleError(f"input ended before the game was over; the answer was {answer.upper()}")
+            raise WordleError(f"input ended before the game was over; {reveal}")
         try:
             game.guess(line)
         except InvalidGuess as err:
@@ -405,7 +582,6 @@ def play_round(answer: str, session: Session, ui: UI, number: int = 1) -> Round:
             continue
         ui.guess_accepted(game)
     ui.game_over(game)
-    return game
 
 
 def game_number(session: Session, index: int) -> int:
@@ -413,28 +589,38 @@ def game_number(session: Session, index: int) -> int:
     1-based place of its answer in the shuffled list), else its place among the recorded games
     (the state file's total_rounds plus one; counted from 1 in each run without a state file)."""
     if session.order is not None:
-        return (session.first_day - 1 + index) % len(session.order) + 1
+        return (session.first_day - 1 + index) % (len(session.order) // session.boards) + 1
     return session.state.total_rounds + 1
 
 
 def play(session: Session, ui: UI) -> None:
     """Play games until the user stops, the input ends, or (random mode) the answers run out."""
+    boards = session.boards
     for number in itertools.count():
-        if session.word is not None:
-            answer = session.word
-        elif session.order is not None:
-            answer = session.order[number]
+        if boards > 1:
+            if session.words is not None:
+                answers = session.words
+            elif session.order is not None:
+                answers = tuple(session.order[number * boards:(number + 1) * boards])
+            else:
+                answers = read_answers(session, ui)
+            game = play_boards(answers, session, ui, game_number(session, number))
         else:
-            answer = read_answer(session, ui)
-        game = play_round(answer, session, ui, game_number(session, number))
+            if session.word is not None:
+                answer = session.word
+            elif session.order is not None:
+                answer = session.order[number]
+            else:
+                answer = read_answer(session, ui)
+            game = play_round(answer, session, ui, game_number(session, number))
         session.state.record(game)
         if session.save is not None:
             session.save(session.state)
         if session.stats:
             ui.show_stats(compute_stats(session.state.games))
-        if session.word is not None:
+        if session.word is not None or session.words is not None:
             return
-        if session.order is not None and number + 1 >= len(session.order):
+        if session.order is not None and (number + 1) * boards >= len(session.order):
             ui.out_of_answers()
             return
         if not ui.play_again():

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from solver import wordle
-from solver.boards import SOLVED, Boards, best_guess, extra_guesses
+from solver.boards import SOLVED, Boards, best_guess, guesses_allowed
 from solver.cli import app
 from solver.commands.boards import parse_board_feedback, play
 from tests import reference
@@ -77,7 +77,7 @@ def test_after_keeps_exactly_the_consistent_candidates_and_names_bad_boards():
         state.after(row, {0: GAME.code(row, crane)})
     with pytest.raises(ValueError, match="normal mode only"):
         Boards.start(wordle.game(hard=True), 2)
-    assert extra_guesses(1) == 6 and extra_guesses(2) == 7 and extra_guesses(4) == 9
+    assert guesses_allowed(1) == 6 and guesses_allowed(2) == 7 and guesses_allowed(4) == 9
 
 
 def test_board_feedback_spellings():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from solver.boards import SOLVED, Boards, check_count, extra_guesses
+from solver.boards import SOLVED, Boards, check_count, guesses_allowed
 from solver.commands.formats import label_list, parse_answer, parse_guess, plural, show_feedback
 from solver.commands.sessions import COMMANDS, LIST_LIMIT
 from solver.game import Game
@@ -81,7 +81,7 @@ def transcript(game: Game, steps: list[tuple[int, tuple[int, ...]]]) -> list[str
     lines = []
     for number, (row, codes) in enumerate(steps, start=1):
         lines += [f"Your guess #{number}: {game.labels[row]}", f"My answer: {show_board_feedback(game, codes)}"]
-    allowed = extra_guesses(len(steps[0][1]))
+    allowed = guesses_allowed(len(steps[0][1]))
     verdict = "within" if len(steps) <= allowed else "over"
     lines.append(f"You solved {plural(len(steps[0][1]), 'board')} in {plural(len(steps), 'guess', 'guesses')} "
                  f"({verdict} the {allowed} the game allows)!")
@@ -99,7 +99,7 @@ class BoardsSession:
 
     def opening(self) -> list[str]:
         return [f"{self.game.title} on {self.state.count} boards: {self.game.n_targets} candidates each; "
-                f"guesses computed live, {extra_guesses(self.state.count)} allowed.",
+                f"guesses computed live, {guesses_allowed(self.state.count)} allowed.",
                 "Type the marks of each unsolved board in order (RYRGR GGRRR), or GUESS=MARKS MARKS if you "
                 "played another guess.", f"Marks: {self.game.feedback_help}.", COMMANDS, self._proposal()]
 
