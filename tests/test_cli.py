@@ -299,15 +299,15 @@ def test_hide_answers_the_biggest_class():
 def test_bench_every_target_matches_the_tree(tmp_path):
     tree = get_solver(get_game("mastermind")).tree
     out = ok("bench", "mastermind", "--plot", str(tmp_path / "h.png")).splitlines()
-    assert out[0].startswith("mastermind-default: 1296 targets")
+    assert out[0].startswith("mastermind: 1296 targets")
     assert f"total {tree.metadata['total_guesses']}," in out[-2] and "wall time" in out[-2]
     assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_bench_sample():
     out = ok("bench", "bulls", "--sample", "20", "--seed", "1")
-    assert "bulls-default: 20 targets" in out and "mean" in out and "#" in out
-    assert "cards-n2: 10 targets" in ok("bench", "cards", "-s", "10")
+    assert "bulls: 20 targets" in out and "mean" in out and "#" in out
+    assert "cards n2: 10 targets" in ok("bench", "cards", "-s", "10")
 
 
 def test_bench_live_equals_playing_each_target(small_lists):
@@ -430,10 +430,12 @@ def test_tables_calls_the_pipeline(monkeypatch):
     import pipeline.build
 
     calls = []
-    monkeypatch.setattr(pipeline.build, "build_all", lambda games, jobs, force: calls.append((games, jobs, force)))
+    monkeypatch.setattr(pipeline.build, "build_all",
+                        lambda games, jobs, force, sizes: calls.append((games, jobs, force, sizes)))
     ok("tables", "mastermind", "bulls", "--jobs", "3", "--force")
     ok("tables")
-    assert calls == [(["mastermind", "bulls"], 3, True), (None, 2, False)]
+    ok("tables", "wordle", "--size", "6", "--size", "7")
+    assert calls == [(["mastermind", "bulls"], 3, True, None), (None, 2, False, None), (["wordle"], 2, False, [6, 7])]
 
 
 def test_tables_unknown_game():

@@ -135,8 +135,8 @@ def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
         for _ in states_of(solver, game.index_of(target)):
             pass
     [warning] = warnings_of(caplog)
-    assert game.key in warning and "make tables" in warning
-    assert "no tree file for mastermind-default (" in caplog.text  # the INFO on loading stays
+    assert game.title in warning and "make tables" in warning
+    assert "no tree file for mastermind (" in caplog.text  # the INFO on loading stays
 
 
 def test_no_warning_without_a_tree_to_miss(tmp_path, caplog, monkeypatch):

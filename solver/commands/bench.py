@@ -7,6 +7,7 @@ The exact totals of openers (`openers --exact`) are in `solver.commands.openers`
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,16 +20,19 @@ from solver.engine import get_solver
 from solver.game import Game
 
 BAR_WIDTH = 40
+HARDEST_SHOWN = 10
 
 
 @dataclass
 class Result:
-    """Guesses per target of one run: {guesses: number of targets}, and its wall time."""
+    """Guesses per target of one run: {guesses: number of targets}, its wall time, and the targets
+    that took the most guesses."""
 
     game: Game
     counts: dict[int, int]
     seconds: float
     source: str  # how the guesses were chosen
+    hardest: tuple[str, ...] = ()  # labels of every target needing `worst` guesses, in the game's order
 
     @property
     def targets(self) -> int:
@@ -41,6 +45,12 @@ class Result:
     @property
     def mean(self) -> float:
         return self.total / self.targets
+
+    @property
+    def std(self) -> float:
+        """Return the population standard deviation of the guesses per target."""
+        mean = self.mean
+        return math.sqrt(sum(n * (g - mean) ** 2 for g, n in self.counts.items()) / self.targets)
 
     @property
     def worst(self) -> int:
@@ -63,20 +73,38 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
         else "live computation (no tree file)")
     if first is not None and solver.tree is not None and first != solver.tree.guess[0]:
         source = "forced opener, then live computation"
-    return Result(game, nodes.histogram(0), nodes.seconds, source)
+    guesses = nodes.guesses_per_target(0)
+    worst = max(guesses.values())
+    hardest = tuple(game.labels[row] for row in sorted(guesses) if guesses[row] == worst)
+    return Result(game, nodes.histogram(0), nodes.seconds, source, hardest)
 
 
-def histogram(result: Result) -> list[str]:
-    """Return a text histogram of guesses per target, then the mean, max and wall time."""
+def histogram(result: Result, hardest: int = HARDEST_SHOWN) -> list[str]:
+    """Return a text histogram of guesses per target, the hardest targets (at most `hardest` of
+    them, 0: no line), then the mean with its standard deviation, max, total and wall time."""
+    if hardest < 0:
+        raise ValueError(f"--hardest must be at least 0, got {hardest}")
     top = max(result.counts.values())
-    lines = [f"{result.game.key}: {result.targets} targets, {result.source}", "guesses  targets"]
+    lines = [f"{result.game.title}: {result.targets} targets, {result.source}", "guesses  targets"]
     for guesses in range(min(result.counts), result.worst + 1):
         count = result.counts.get(guesses, 0)
         bar = "#" * (round(BAR_WIDTH * count / top) or (1 if count else 0))
         lines.append(f"{guesses:>7}  {count:>7}  {bar}")
-    lines.append(f"mean {result.mean:.4f} guesses, max {result.worst}, total {result.total}, "
+    if hardest and result.hardest:
+        lines.append(hardest_line(result, hardest))
+    lines.append(f"mean {result.mean:.4f} guesses (std {result.std:.4f}), max {result.worst}, total {result.total}, "
                  f"wall time {result.seconds:.2f} s")
     return lines
+
+
+def hardest_line(result: Result, shown: int = HARDEST_SHOWN) -> str:
+    """Return "hardest (G guesses, N targets): LABEL ..." listing at most `shown` of them."""
+    from solver.commands.formats import label_list, plural
+
+    names = result.hardest
+    more = f" ... and {len(names) - shown} more" if len(names) > shown else ""
+    return (f"hardest ({plural(result.worst, 'guess', 'guesses')}, {plural(len(names), 'target')}): "
+            f"{label_list(result.game, names[:shown])}{more}")
 
 
 def _pyplot():
@@ -118,7 +146,7 @@ def plot(result: Result, path: Path) -> None:
         axes.set_xticks(guesses)
         axes.set_xlabel("guesses")
         axes.set_ylabel("targets")
-        axes.set_title(f"{result.game.key}: mean {result.mean:.3f}, max {result.worst}")
+        axes.set_title(f"{result.game.title}: mean {result.mean:.3f} (std {result.std:.3f}), max {result.worst}")
         figure.tight_layout()
         with atomic.replacing(path) as tmp:
             figure.savefig(tmp, format=plot_format(path))
@@ -144,7 +172,7 @@ def openers(game: Game, top: int, rows: list[int] | None = None, on_done=None) -
         raise ValueError(f"--top must be at least 1, got {top}")
     solver = get_solver(game)
     tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
-    scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64))
+    scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64), every_guess=True)
     if rows is not None:
         wanted = set(rows)
         ranked = [s for s in scores.top(game.n_guesses) if s.row in wanted]

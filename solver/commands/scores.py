@@ -14,6 +14,7 @@ import numpy as np
 from solver.game import Game
 
 BY = ("expected", "entropy")
+RANK_PAIRS = 400_000_000  # (guess, candidate) pairs a ranking may score: about a second on 2 cores
 
 
 @dataclass(frozen=True)
@@ -38,14 +39,26 @@ class Scores:
     possible: np.ndarray
     candidates: int
 
+    note: str = ""  # how the scored guesses were chosen, when not every allowed guess was scored
+
     @classmethod
-    def compute(cls, game: Game, positions: np.ndarray, history=()) -> "Scores":
-        """Return the scores of every guess allowed after `history` over the candidate positions."""
+    def compute(cls, game: Game, positions: np.ndarray, history=(), every_guess: bool = False) -> "Scores":
+        """Return the scores of the guesses allowed after `history` over the candidate positions: one
+        per symmetry class (equivalent guesses score alike), and where that is still more than
+        RANK_PAIRS (guess, candidate) pairs (cards n=4) the live solver's pool (`strategy.live_pool`);
+        with `every_guess`, of every allowed guess."""
         from solver import kernels, strategy  # Numba: only on this compute path
 
-        rows = strategy.allowed_guesses(game, history)
+        allowed = strategy.allowed_guesses(game, history)
+        rows = allowed if every_guess else strategy.symmetry_pool(game, history)
+        note = f"one guess per class of equivalent guesses: {rows.size} of {allowed.size}" if rows.size < allowed.size else ""
+        allowed = allowed.size
+        if not every_guess and rows.size * positions.size > RANK_PAIRS:
+            rows = np.sort(strategy.live_pool(game, positions, history))
+            note = f"{rows.size} of the {allowed} allowed guesses, the live solver's fixed-seed sample"
         sum_sq, entropy = kernels.partition_scores(game, rows, game.target_index[positions])
-        return cls(game, rows, sum_sq, entropy, strategy.candidate_mask(game, positions, rows), int(positions.size))
+        return cls(game, rows, sum_sq, entropy, strategy.candidate_mask(game, positions, rows), int(positions.size),
+                   note)
 
     def top(self, k: int, by: str = "expected") -> list[Scored]:
         """Return the `k` best guesses by expected remaining candidates (lowest) or entropy (highest)."""
@@ -76,6 +89,7 @@ class Hint:
     candidates: tuple[str, ...]
     by_expected: list[Scored]
     by_entropy: list[Scored]
+    note: str = ""  # `Scores.note`
 
 
 def hint(game: Game, steps, top: int) -> Hint:
@@ -89,7 +103,7 @@ def hint(game: Game, steps, top: int) -> Hint:
     if state.identified:  # solved or one answer left: nothing to rank
         return Hint(state.candidates, [], [])
     scores = Scores.compute(game, state.candidate_positions, state.history)
-    return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"))
+    return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"), scores.note)
 
 
 def report(game: Game, result: Hint, show: int = 0) -> list[str]:
@@ -103,6 +117,8 @@ def report(game: Game, result: Hint, show: int = 0) -> list[str]:
         lines.append(f"... and {len(result.candidates) - len(shown)} more (--candidates 0 lists them all)")
     if not result.by_expected:
         return lines + [f"The answer is {result.candidates[0]}: nothing left to rank."]
+    if result.note:
+        lines += ["", f"Ranked: {result.note}."]
     lines += ["", "Best guesses by expected remaining candidates:", *table(result.by_expected)]
     lines += ["", "Best guesses by entropy (bits):", *table(result.by_entropy)]
     return lines

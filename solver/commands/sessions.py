@@ -3,7 +3,8 @@
 A session answers one input line at a time with output lines, and raises ValueError (one line)
 for input it rejects; `converse` runs a session over any line source, so the same code serves a
 terminal, piped standard input and the tests. Typing "list" (or "?") shows the candidates, "undo"
-takes back the last line, "quit" stops (`COMMANDS`).
+takes back the last line, "quit" stops (`COMMANDS`); in `solve`, "why" explains the proposed guess
+(`SOLVE_COMMANDS`, `solver.explain`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from solver.game import Game
 LIST_LIMIT = 20  # candidates shown by "list"
 ENDED, QUIT, EOF, INTERRUPTED = 0, 0, 1, 130  # exit statuses of `converse` (see `solver.cli`)
 COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
+SOLVE_COMMANDS = ("Type why to explain the proposed guess, list (or ?) for the candidates, undo to take back "
+                  "the last line, quit to stop.")
 
 
 class SolveSession:
@@ -38,7 +41,7 @@ class SolveSession:
             else "computed live (no precomputed tree file)")
         return [f"{self.game.title}: {self.state.remaining} candidates; guesses {source}.",
                 "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
-                f"Feedback: {self.game.feedback_help}.", COMMANDS,
+                f"Feedback: {self.game.feedback_help}.", SOLVE_COMMANDS,
                 self._proposal()]
 
     def _proposal(self) -> str:
@@ -53,8 +56,17 @@ class SolveSession:
         more = " ..." if len(names) > LIST_LIMIT else ""
         return [f"{plural(len(names), 'candidate')}: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
 
+    def why(self) -> list[str]:
+        """Return the explanation of the proposed guess (`solver.explain`)."""
+        from solver.commands.why import why_lines
+        from solver.explain import explain_state
+
+        return why_lines(explain_state(self.state, self.guess))
+
     def handle(self, line: str) -> list[str]:
         game = self.game
+        if line.strip().lower() == "why":
+            return self.why()
         row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
         check_allowed(game, self.state.history, row)
         was_on_tree = self.state.node is not None and self.solver.tree is not None

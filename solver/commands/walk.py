@@ -80,6 +80,17 @@ class Nodes:
                 counts[guesses] = counts.get(guesses, 0) + solved
         return dict(sorted(counts.items()))
 
+    def guesses_per_target(self, node: int = 0) -> dict[int, int]:
+        """Return {target row: guesses} for the candidates of `node` (guesses counted from its guess).
+
+        A node finishes at most one candidate, its own guess: when no child takes a candidate away.
+        """
+        out: dict[int, int] = {}
+        for n in self.below(node):
+            if int(self.remaining[n]) > sum(int(self.remaining[c]) for c in self.children(n)):
+                out[int(self.guess[n])] = int(self.depth[n] - self.depth[node]) + 1
+        return out
+
 
 def start_state(solver: Solver) -> State:
     """Return the state before the first guess (no guess is computed yet)."""
