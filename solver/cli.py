@@ -6,7 +6,7 @@ neither Numba nor pyarrow); here are only the options, the printing and the erro
 Exit statuses, shared with the `wordle` program: 0 success; 1 a data or runtime error (a guess or
 feedback the game refuses, inconsistent feedback, an unreadable or invalid file, output closed
 early); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
-option value of the wrong type); 130 interrupted.
+option value of the wrong type or out of range, options that exclude each other); 130 interrupted.
 """
 from __future__ import annotations
 

@@ -189,7 +189,9 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         size = check_length(DEFAULT_LENGTH if size is None else size)
     if answers_only:
         guesses = builtin_answers(size)
-    guesses = tuple(guesses) if guesses is not None else builtin_guesses(size)
+    if guesses is None:  # the user's answers with the built-in guesses of their length
+        guesses = builtin_guesses(size or (len(answers[0]) if answers else DEFAULT_LENGTH))
+    guesses = tuple(guesses)
     answers = tuple(answers) if answers is not None else (builtin_answers(size) if builtin else guesses)
     if size is not None and len(guesses[0]) != size:
         raise ValueError(f"the word lists have {len(guesses[0])}-letter words, not {size} letters (--size)")

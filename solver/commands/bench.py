@@ -18,6 +18,7 @@ from solver.commands.scores import Scores
 from solver.commands.walk import start_state, walk
 from solver.engine import get_solver
 from solver.game import Game
+from solver.games import UsageError
 
 BAR_WIDTH = 40
 HARDEST_SHOWN = 10
@@ -64,7 +65,7 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
     targets = game.target_index
     if sample is not None:
         if sample < 1:
-            raise ValueError(f"--sample must be at least 1, got {sample}")
+            raise UsageError(f"--sample must be at least 1, got {sample}")
         rng = np.random.default_rng(seed)
         targets = np.sort(rng.choice(targets, size=min(sample, targets.size), replace=False))
     nodes = walk(solver, start_state(solver), targets, first, on_solved)
@@ -83,7 +84,7 @@ def histogram(result: Result, hardest: int = HARDEST_SHOWN) -> list[str]:
     """Return a text histogram of guesses per target, the hardest targets (at most `hardest` of
     them, 0: no line), then the mean with its standard deviation, max, total and wall time."""
     if hardest < 0:
-        raise ValueError(f"--hardest must be at least 0, got {hardest}")
+        raise UsageError(f"--hardest must be at least 0, got {hardest}")
     top = max(result.counts.values())
     lines = [f"{result.game.title}: {result.targets} targets, {result.source}", "guesses  targets"]
     for guesses in range(min(result.counts), result.worst + 1):
@@ -169,7 +170,7 @@ def openers(game: Game, top: int, rows: list[int] | None = None, on_done=None) -
     """Return the `top` openers by expected remaining candidates (plus the tree's own opener),
     or the given guess `rows` only, sorted by total guesses; `on_done(1)` after each (progress)."""
     if top < 1:
-        raise ValueError(f"--top must be at least 1, got {top}")
+        raise UsageError(f"--top must be at least 1, got {top}")
     solver = get_solver(game)
     tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
     scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64), every_guess=True)

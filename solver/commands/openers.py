@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Callable
 
 from solver.game import Game
+from solver.games import UsageError
 
 
 def check_options(exact: bool, cutoff: int | None) -> None:
     """Raise ValueError for option combinations that make no sense."""
     if cutoff is not None and not exact:
-        raise ValueError("--cutoff needs --exact")
+        raise UsageError("--cutoff needs --exact")
     if cutoff is not None and cutoff < 1:
-        raise ValueError(f"--cutoff must be at least 1, got {cutoff}")
+        raise UsageError(f"--cutoff must be at least 1, got {cutoff}")
 
 
 def parse_words(game: Game, text: str) -> list[int]:
@@ -26,7 +27,7 @@ def parse_words(game: Game, text: str) -> list[int]:
 
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not parts:
-        raise ValueError("--words names no guess")
+        raise UsageError("--words names no guess")
     rows, bad = [], []
     for part in parts:
         try:

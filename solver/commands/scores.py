@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.game import Game
+from solver.games import UsageError
 
 BY = ("expected", "entropy")
 RANK_PAIRS = 400_000_000  # (guess, candidate) pairs a ranking may score: about a second on 2 cores
@@ -98,7 +99,7 @@ def hint(game: Game, steps, top: int) -> Hint:
     from solver.engine import get_solver
 
     if top < 1:
-        raise ValueError(f"--top must be at least 1, got {top}")
+        raise UsageError(f"--top must be at least 1, got {top}")
     state = replay(get_solver(game), steps)
     if state.identified:  # solved or one answer left: nothing to rank
         return Hint(state.candidates, [], [])

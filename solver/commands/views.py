@@ -11,6 +11,7 @@ from typing import Sequence
 from solver.commands.formats import history_text, label_list, show_feedback
 from solver.commands.walk import Nodes, replay, walk
 from solver.engine import Solver, State
+from solver.games import UsageError
 
 
 @dataclass
@@ -103,7 +104,7 @@ def dot(view: View, levels: int, max_nodes: int = 200) -> str:
     readable picture.
     """
     if max_nodes < 1:
-        raise ValueError(f"--max-nodes must be at least 1, got {max_nodes}")
+        raise UsageError(f"--max-nodes must be at least 1, got {max_nodes}")
     game, nodes = view.solver.game, view.nodes
     out = ["digraph deduce {", "  rankdir=LR;", '  node [shape=box, fontname="monospace"];']
 
