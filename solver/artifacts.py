@@ -27,7 +27,10 @@ Trees from the exact search (`pipeline.search`) add ``lower_bound`` (a proven lo
 total of any tree that opens with this tree's first guess, or of any tree when ``proven`` is
 ``game``), ``proven`` (``game``: optimal over every first guess; ``opener``: optimal for its first
 guess; ``none``: top-k search, the total is an upper bound), ``nodes_searched``, ``full_nodes``,
-``memo_hit_rate`` and ``search_seconds``; among trees of equal total each root class keeps the
+``memo_hit_rate`` and ``search_seconds``; trees not proven for the game may add
+``game_lower_bound`` (a proven lower bound on the total of any tree, over every first guess:
+`pipeline.search.bounds`), with ``game_lower_bound_opener`` (the first guess attaining it) and
+``game_lower_bound_seconds``; among trees of equal total each root class keeps the
 shallowest, and every tree is optimal within the guess limit in ``strategy`` (``max6``: 6 guesses).
 """
 from __future__ import annotations

@@ -50,6 +50,21 @@ def test_search_equals_brute_force(name, cap):
     assert search_total(searched(game, cap), cap) == exhaustive.optimal_total(game, cap, hard=hard)
 
 
+@pytest.mark.parametrize("name", list(SMALL_GAMES))
+def test_entropy_order_proves_the_same_optimum(name):
+    game = SMALL_GAMES[name]()
+    hard = game.allowed is not None
+    assert search_total(searched(game, 6, order="entropy"), 6) == exhaustive.optimal_total(game, 6, hard=hard)
+
+
+@pytest.mark.parametrize("name", ["mastermind-3x3", "wordle-30+30"])
+def test_entropy_order_top_k_is_an_upper_bound(name):
+    game = SMALL_GAMES[name]()
+    exact = exhaustive.optimal_total(game, 6)
+    for k in (1, 2, 5):
+        assert search_total(searched(game, 6, mode="top-k", k=k, order="entropy"), 6) >= exact
+
+
 def test_bulls_two_digits_on_subsets():
     game = bulls.game(2)
     searcher = searched(game, 6)
@@ -162,3 +177,18 @@ def test_large_classes_split_into_units_build_the_same_tree(tmp_path, cap, seed_
         assert bool(units) == (jobs > 1)
     assert trees[0] == trees[1]
     assert trees[0][0] == trees[0][1] == {8: 905, 5: 905}[cap]  # proven: total == lower bound
+
+
+@pytest.mark.parametrize("name", ["mastermind-2x4", "mastermind-3x3", "wordle-30", "wordle-30+30"])
+@pytest.mark.parametrize("cap", [3, 4, 6])
+def test_game_lower_bound_never_exceeds_the_optimum(name, cap):
+    from pipeline.search.bounds import game_lower_bound, opener_bounds
+
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    bound, first, _ = game_lower_bound(game, table, cap)
+    assert bound <= exhaustive.optimal_total(game, cap)
+    # per opener too: the bound of a first guess never exceeds the best tree opening with it
+    searcher = searched(game, cap)
+    for row in range(0, game.n_guesses, 7):
+        assert opener_bounds(game, table, np.array([row]), cap)[0] <= min(searcher.opener_total(row, cap), INF)

@@ -19,6 +19,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pipeline.search import fanout
+from pipeline.search.bounds import game_lower_bound
 from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
 from solver.games import registered
 from pipeline.trees import Nodes
@@ -40,6 +41,9 @@ class Plan:
     seed_k: int = 0
     # a root class with at least this share of the targets is solved by many tasks (`fanout`)
     fanout_share: float = 0.2
+    # also certify a lower bound of the whole game's optimum, over every first guess (`bounds`):
+    # for a tree that is not proven for the game (a fixed opener, or top-k)
+    game_bound: bool = False
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -341,6 +345,10 @@ def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder:
     built = build(game, table, plan, jobs, progress, folder)
     extra = {"targets": game.n_targets, "total_guesses": built.total, "max_guesses": max_guesses(built.nodes),
              "strategy": plan.describe(), **built.metadata()}
+    if plan.game_bound:
+        bound, first, seconds = game_lower_bound(game, table, plan.options.max_guesses)
+        extra.update(game_lower_bound=min(bound, built.total), game_lower_bound_opener=game.labels[first],
+                     game_lower_bound_seconds=f"{seconds:.1f}")
     artifacts.write(artifacts.TREE, game, to_arrow(game, built.nodes), extra, folder)
     clear_checkpoints(game, plan, folder)
     return True, built.seconds

@@ -21,6 +21,7 @@ from pipeline.trees import Nodes
 from solver.game import Game
 
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
+ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,17 @@ class SearchOptions:
     memo_bits: int = 22
     shallow: bool = True  # among optimal subtrees of a root class, keep the shallowest
     symmetry_levels: int = 2  # guesses from the root searched one per symmetry class (if the game has any)
+    # the order guesses are expanded in (and, in top-k mode, which k): "bound" (least lower bound,
+    # then sum of squares, as Selby's) or "entropy" (most information)
+    order: str = "bound"
 
     def __post_init__(self) -> None:
         if self.mode not in ("prove", "top-k"):
             raise ValueError(f"search mode is prove or top-k, not {self.mode!r}")
         if self.mode == "top-k" and self.k < 1:
             raise ValueError("top-k search needs k >= 1")
+        if self.order not in ORDERS:
+            raise ValueError(f"search order is {' or '.join(ORDERS)}, not {self.order!r}")
 
     @property
     def proves(self) -> bool:
@@ -47,7 +53,8 @@ class SearchOptions:
     def describe(self) -> str:
         """Return the strategy text stored in tree metadata, e.g. ``exact-prove-max6``."""
         mode = "prove" if self.proves else f"top{self.k}"
-        return f"exact-{mode}-max{self.max_guesses}"
+        order = "" if self.order == "bound" else f"-{self.order}"
+        return f"exact-{mode}{order}-max{self.max_guesses}"
 
 
 def lower_bound_table(losing: int, targets: int, max_guesses: int) -> np.ndarray:
@@ -92,7 +99,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
-                         game.rows.shape[1] - 2 if hard else 0], np.int64),
+                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order)], np.int64),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),

@@ -341,6 +341,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         hit = counts[win] > 0
         bound = np.int64(0)
         s2 = np.int64(0)
+        slog = 0.0
         for j in range(k):
             c = touched[j]
             size = counts[c]
@@ -350,6 +351,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             else:
                 bound += size + lbr[size]
                 s2 += size * size
+                slog += size * np.log2(size)
         if k == 1 and not hit:
             continue  # leaves H as it is
         if k == n and free:
@@ -367,7 +369,10 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             continue
         ws.cand_guess[d, m] = g
         ws.cand_bound[d, m] = bound
-        ws.cand_key[d, m] = bound * n + 2 * s2
+        if ws.params[5] == 1:  # order by entropy (least sum of size*log2(size)), candidates first on ties
+            ws.cand_key[d, m] = np.int64(slog * 4096.0) * 2 + (0 if hit else 1)
+        else:
+            ws.cand_key[d, m] = bound * n + 2 * s2
         m += 1
     if node_lb > lb:
         lb = node_lb
