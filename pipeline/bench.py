@@ -2,7 +2,8 @@
 
 Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
 ``live`` (the worst live guess of every game without its tree), ``cards4``, ``state`` (the `wordle`
-state file of a million games; default: all). Figures are printed, never asserted: goals live in
+state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency and throughput; needs the
+web extra); default: all. Figures are printed, never asserted: goals live in
 the README.
 """
 from __future__ import annotations
@@ -281,8 +282,109 @@ def bench_boards() -> None:
               f"({BOARD_GAMES} games; {histogram}); {seconds:.3f} s a game", flush=True)
 
 
+WEB_SEQUENTIAL, WEB_CONCURRENT, WEB_CLIENTS = 1000, 5000, 50  # requests, requests, clients
+WEB_STEP = {"guess": "SALET", "feedback": "RRRRR"}  # on the tree: the largest class after SALET (221 candidates)
+
+
+def free_port() -> int:
+    """Return a TCP port free on 127.0.0.1 (bound to port 0, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """Return the CPU seconds (user + system) process `pid` has used (Linux /proc; NaN elsewhere)."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_web() -> None:
+    """Print the latency of an on-tree `POST /api/next` (Wordle, one step, top 0) over sequential
+    requests, and the requests per second of WEB_CLIENTS concurrent clients, against `deduce serve`
+    (one uvicorn process) on a free loopback port."""
+    import asyncio
+
+    try:
+        import fastapi  # noqa: F401
+        import httpx
+        import uvicorn  # noqa: F401
+    except ImportError as err:
+        print(f"web: skipped, {err.name} is not installed (pip install '.[web]' httpx)")
+        return
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    errors = tempfile.TemporaryFile()  # the server's stderr, shown if it does not start
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=errors)
+    body = {"game": "wordle", "history": [WEB_STEP], "top": 0}
+    try:
+        with httpx.Client(base_url=url, timeout=120) as client:
+            start = time.perf_counter()
+            while True:
+                try:
+                    client.get("/api/games").raise_for_status()
+                    break
+                except httpx.TransportError:
+                    if server.poll() is not None or time.perf_counter() - start > 60:
+                        errors.seek(0)
+                        raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}")
+                    time.sleep(0.1)
+            print(f"web: server answering /api/games after {time.perf_counter() - start:.1f} s", flush=True)
+            client.post("/api/next", json={"game": "wordle"}).raise_for_status()  # the kernels compiled
+            children = client.post("/api/tree", json={"game": "wordle"}).json()["children"]
+            cold = []
+            for child in children:  # each history asked once: computed, not memoised
+                step = {"guess": WEB_STEP["guess"], "feedback": child["feedback"]}
+                begin = time.perf_counter()
+                client.post("/api/next", json={"game": "wordle", "history": [step]}).raise_for_status()
+                cold.append(time.perf_counter() - begin)
+            print(f"web: first POST /api/next of each of the {len(cold)} on-tree histories of one step (wordle): "
+                  f"median {statistics.median(cold) * 1e3:.2f} ms, max {max(cold) * 1e3:.2f} ms", flush=True)
+            for _ in range(50):  # warm the connection and the code paths
+                client.post("/api/next", json=body).raise_for_status()
+            latencies = []
+            for _ in range(WEB_SEQUENTIAL):
+                begin = time.perf_counter()
+                client.post("/api/next", json=body).raise_for_status()
+                latencies.append(time.perf_counter() - begin)
+        latencies.sort()
+        print(f"web: on-tree POST /api/next (wordle, 1 step, top 0), {WEB_SEQUENTIAL} sequential requests: "
+              f"median {statistics.median(latencies) * 1e3:.2f} ms, "
+              f"p99 {latencies[int(0.99 * len(latencies))] * 1e3:.2f} ms", flush=True)
+
+        async def hammer() -> float:
+            async def one_client(count: int) -> None:  # each client its own connection, as browsers are
+                async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+                    for _ in range(count):
+                        (await client.post("/api/next", json=body)).raise_for_status()
+
+            begin = time.perf_counter()
+            await asyncio.gather(*(one_client(WEB_CONCURRENT // WEB_CLIENTS) for _ in range(WEB_CLIENTS)))
+            return time.perf_counter() - begin
+
+        server_cpu, client_cpu = _cpu_seconds(server.pid), time.process_time()
+        seconds = asyncio.run(hammer())
+        server_cpu, client_cpu = _cpu_seconds(server.pid) - server_cpu, time.process_time() - client_cpu
+        print(f"web: {WEB_CLIENTS} concurrent clients, {WEB_CONCURRENT} requests: {WEB_CONCURRENT / seconds:.0f} "
+              f"requests/s ({seconds:.2f} s; CPU per request: server {server_cpu / WEB_CONCURRENT * 1e3:.2f} ms, "
+              f"httpx clients {client_cpu / WEB_CONCURRENT * 1e3:.2f} ms)", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        errors.close()
+
+
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
-            "cards4": bench_cards4, "state": bench_state, "boards": bench_boards}
+            "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
+            "web": bench_web}
 
 
 def main(argv: list[str]) -> None:

@@ -481,5 +481,34 @@ def tables(
             build_all(games or None, jobs=jobs, force=force, sizes=sizes)
 
 
+WEB_MODULES = {"fastapi", "starlette", "pydantic", "uvicorn"}  # what the web extra installs
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on: 127.0.0.1 answers this machine only; 0.0.0.0 makes the server "
+                       "reachable from the network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port to listen on.")] = 8000,
+) -> None:
+    """Serve the web page and its JSON API (documented at /docs) until Ctrl-C; needs the web extra.
+
+    It prints the address and opens nothing by itself. The server keeps no state between requests.
+    Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
+    """
+    try:
+        import uvicorn  # noqa: F401  (checked here: the web extra)
+        from solver.web.app import serve as run
+    except ModuleNotFoundError as err:
+        if (err.name or "").partition(".")[0] not in WEB_MODULES:
+            raise
+        fail("deduce serve needs the web extra: pip install 'deduce[web]'")
+    with domain_errors():
+        try:
+            run(host, port, typer.echo)
+        except KeyboardInterrupt:
+            raise typer.Exit(INTERRUPTED_EXIT) from None
+
+
 if __name__ == "__main__":
     app()

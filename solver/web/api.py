@@ -1,0 +1,126 @@
+"""The endpoints under /api: thin, each parses its request with `service` and returns its answer.
+
+Answers are pure functions of the request (but for an unseeded /api/random), so they are memoised by
+request (`Answers`): a repeated request is answered on the event loop in microseconds, a new one is
+computed in the thread pool, where a slow live computation holds up no other request.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any, Callable, Union
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+
+from solver.web import service
+from solver.web.models import (CandidatesRequest, CandidatesResponse, ErrorResponse, FeedbackRequest,
+                               FeedbackResponse, GameLiteral, GamesResponse, NextRequest, NextResponse, RandomResponse,
+                               TreeRequest, TreeResponse)
+
+ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
+    (400, "Malformed JSON."), (404, "No such path."), (405, "Wrong method."), (413, "A body over 64 KB."),
+    (422, "A field the game refuses, of the wrong type or missing; `error.field` names it."))}
+ANSWERS = 1024  # memoised answers
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+class Answers:
+    """A bounded, thread-safe memo of answers by (endpoint, request), least recently used dropped first."""
+
+    def __init__(self, size: int = ANSWERS):
+        self.size, self._items, self._lock = size, OrderedDict(), threading.Lock()
+
+    async def get(self, compute: Callable[[Any], Any], request: BaseModel | None = None) -> Any:
+        """Return compute(request): memoised, else computed in the thread pool (errors are not kept)."""
+        key = (compute.__name__, None if request is None else request.model_dump_json())
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = await run_in_threadpool(compute, request)
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+answers = Answers()
+
+
+def _history(request, field: str = "history"):
+    """Return (key, steps) of a request's game, variant and history (FieldError naming the field)."""
+    key = service.resolve(request.game, request.variant)
+    return key, service.parse_steps(key, [step.model_dump() for step in getattr(request, field)], field)
+
+
+def _games(_: None) -> dict:
+    return service.games()
+
+
+def _next(request: NextRequest) -> dict:
+    return service.next_guess(*_history(request), request.top, request.candidates)
+
+
+def _candidates(request: CandidatesRequest) -> dict:
+    return service.candidates(*_history(request), request.limit)
+
+
+def _feedback(request: FeedbackRequest) -> dict:
+    return service.feedback(*_history(request), request.target, request.guess)
+
+
+def _tree(request: TreeRequest) -> dict:
+    return service.tree_view(*_history(request, "path"))
+
+
+@router.get("/games", response_model=GamesResponse, summary="Every game variant")
+async def games() -> dict:
+    """Every registered game variant: its title, sizes, feedback format, an example guess, and whether
+    a precomputed tree plays it."""
+    return await answers.get(_games)
+
+
+@router.post("/next", response_model=NextResponse, summary="The guess to play")
+async def next_guess(request: NextRequest) -> dict:
+    """The solver's guess after the history (from the tree, else computed live), the candidates left,
+    why that guess, and the `top` alternatives by expected remaining candidates.
+
+    An impossible feedback is refused naming `history[i].feedback`; a guess that Wordle hard mode
+    forbids, naming `history[i].guess`.
+    """
+    return await answers.get(_next, request)
+
+
+@router.post("/candidates", response_model=CandidatesResponse, summary="The answers still possible")
+async def candidates(request: CandidatesRequest) -> dict:
+    """The number of answers still possible after the history, and the first `limit` of them."""
+    return await answers.get(_candidates, request)
+
+
+@router.post("/feedback", response_model=FeedbackResponse, summary="Score a guess against a target")
+async def feedback(request: FeedbackRequest) -> dict:
+    """The feedback `guess` gets when the answer is `target` (the history only serves Wordle hard
+    mode's checks)."""
+    return await answers.get(_feedback, request)
+
+
+@router.get("/random", response_model=RandomResponse, summary="A random possible answer")
+async def random_target(game: Annotated[GameLiteral, Query(description="The game.")],
+                        variant: Annotated[Union[str, None], Query(
+                            max_length=100, description="The variant (default: the game's default).")] = None,
+                        seed: Annotated[Union[int, None], Query(description="Seed for a repeatable choice.")] = None
+                        ) -> dict:
+    """A possible answer chosen at random (repeatable with `seed`)."""
+    return await run_in_threadpool(service.random_target, service.resolve(game, variant), seed)
+
+
+@router.post("/tree", response_model=TreeResponse, summary="A node of the decision tree")
+async def tree(request: TreeRequest) -> dict:
+    """The node of the precomputed tree that `path` reaches: its guess, candidates, expected and worst
+    guesses, its children (the win first, then by candidates left) and how many answers below it need
+    each number of guesses. Off the tree, the live guess and no figures."""
+    return await answers.get(_tree, request)

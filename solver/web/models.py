@@ -1,0 +1,218 @@
+"""The API's request and response shapes (pydantic), with the descriptions /docs shows."""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, Field, StrictInt, StrictStr
+
+MAX_STEPS = 100  # guesses in a history: far more than any game needs
+MAX_TEXT = 100  # characters of a guess, a target or a feedback
+
+GameLiteral = Literal["battleship", "cards", "wordle", "mastermind", "bulls"]
+GameName = Annotated[GameLiteral, Field(description="The game: battleship, cards, wordle, mastermind or bulls.")]
+VariantName = Annotated[Union[StrictStr, None], Field(
+    None, max_length=MAX_TEXT, examples=["normal"],
+    description="The game's variant: cards n1, n2 (default), n3, n4; wordle normal (default), hard, answers-only "
+                "(only the 2315 answers may be guessed). Omitted: the game's default variant.")]
+GuessText = Annotated[StrictStr, Field(
+    min_length=1, max_length=MAX_TEXT, examples=["SALET"],
+    description='A guess as the CLI takes it: "SALET", "A1 A3 H1" or "A1-A3-H1", "2C AS", "1122", "0123".')]
+Feedback = Annotated[Union[StrictStr, list[StrictInt]], Field(
+    examples=["RRYRG", [0, 1, 0]],
+    description='Wordle: a string of marks, G green, Y yellow, R grey (also 2/1/0, B, X, . or - for grey, emoji '
+                'squares). Other games: a list of integers like [0, 1, 0] (or the string "0,1,0").')]
+FeedbackOut = Annotated[Union[str, list[int]], Field(
+    description='Wordle: marks like "GYRRR" (G green, Y yellow, R grey); other games: a list of integers.')]
+
+
+class Step(BaseModel):
+    """One guess played and the feedback it got."""
+
+    guess: GuessText
+    feedback: Feedback
+
+
+History = Annotated[list[Step], Field(max_length=MAX_STEPS, description="The guesses played so far, in order, with "
+                                                                       "their feedback.")]
+
+
+class GameRequest(BaseModel):
+    """A game variant and the history played so far."""
+
+    game: GameName
+    variant: VariantName = None
+    history: History = []
+
+
+class NextRequest(GameRequest):
+    """Ask for the guess to play after a history."""
+
+    top: StrictInt = Field(0, ge=0, le=20, description="How many alternative guesses to rank by expected "
+                                                         "remaining candidates (0: none; ranking costs time).")
+    candidates: StrictInt = Field(50, ge=0, le=500, description="List at most this many remaining candidates.")
+
+
+class CandidatesRequest(GameRequest):
+    """Ask for the answers still possible after a history."""
+
+    limit: StrictInt = Field(100, ge=0, le=5000, description="List at most this many candidates.")
+
+
+class FeedbackRequest(GameRequest):
+    """Score a guess against a known target (the page's practice mode)."""
+
+    target: GuessText = Field(description="The hidden answer: a possible answer of the game.")
+    guess: GuessText = Field(description="The guess to score: an allowed guess (after `history` in Wordle hard "
+                                         "mode).")
+    history: History = Field([], description="The guesses played before, checked for Wordle hard mode.")
+
+
+class TreeRequest(BaseModel):
+    """Ask for the node of the precomputed tree a history reaches."""
+
+    game: GameName
+    variant: VariantName = None
+    path: History = Field([], description="The guesses played so far, with their feedback (the path from the root).")
+
+
+# -- responses ----------------------------------------------------------------------------------
+class MarksFeedback(BaseModel):
+    """Wordle's feedback: one mark per letter."""
+
+    kind: Literal["marks"] = "marks"
+    length: int = Field(description="Marks per feedback (letters per word).")
+    help: str = Field(description="What the marks mean.")
+
+
+class FieldsFeedback(BaseModel):
+    """Feedback of integer fields, e.g. battleship's (exact, one_away, two_away)."""
+
+    kind: Literal["fields"] = "fields"
+    names: list[str] = Field(description="The fields, in order.")
+    max: list[int] = Field(description="The largest value each field can take.")
+    help: str = Field(description="What each field counts.")
+
+
+class GameInfo(BaseModel):
+    """One game variant."""
+
+    game: str = Field(description="The game's name, as requests give it.")
+    variant: str = Field(description="The variant's name, as requests give it.")
+    title: str = Field(description="The name to show users, e.g. \"wordle hard\", \"cards n3\".")
+    targets: int = Field(description="How many possible answers.")
+    guesses: int = Field(description="How many allowed guesses.")
+    has_tree: bool = Field(description="Whether a precomputed decision tree plays it (else guesses are computed live).")
+    feedback: Union[MarksFeedback, FieldsFeedback] = Field(discriminator="kind", description="The feedback format.")
+    example_guess: str = Field(description="A guess written the way requests give it (the solver's first guess).")
+    default: bool = Field(description="Whether this variant is used when a request names none.")
+
+
+class GamesResponse(BaseModel):
+    """Every game variant the server plays."""
+
+    games: list[GameInfo]
+
+
+class Explanation(BaseModel):
+    """Why the proposed guess: how its feedback splits the candidates, and the guesses it leads to."""
+
+    groups: list[int] = Field(description="Sizes of the groups of candidates by feedback, largest first.")
+    largest_group: int = Field(description="The most candidates the guess can leave.")
+    win_chance: float = Field(description="The chance that the guess is the answer (0 when it is not a candidate).")
+    expected_guesses: Union[float, None] = Field(description="Average guesses still needed, this one included (null "
+                                                             "when not known: off the tree, too many candidates).")
+    worst_guesses: Union[int, None] = Field(description="The most guesses still needed, this one included (null when "
+                                                        "not known).")
+    expected_left: float = Field(description="Candidates left after the guess, on average.")
+
+
+class Alternative(BaseModel):
+    """A guess ranked by expected remaining candidates."""
+
+    guess: str
+    expected_left: float = Field(description="Candidates left after it, on average (lower is better).")
+    entropy: float = Field(description="Bits of information it gives, on average (higher is better).")
+    possible: bool = Field(description="Whether it may itself be the answer.")
+
+
+class NextResponse(BaseModel):
+    """The guess to play after a history."""
+
+    title: str = Field(description="The game variant's name to show.")
+    guess: Union[str, None] = Field(description="The guess to play; null once solved.")
+    source: Literal["tree", "live"] = Field(description="tree: read from the precomputed tree; live: computed (the "
+                                                        "history left the tree, or there is none).")
+    remaining: int = Field(description="How many answers are still possible.")
+    candidates: list[str] = Field(description="The answers still possible (at most `candidates` of them).")
+    identified: bool = Field(description="Whether one answer is left.")
+    solved: bool = Field(description="Whether the last feedback was the win.")
+    explanation: Union[Explanation, None] = Field(description="Why the guess (null once solved).")
+    alternatives: list[Alternative] = Field(description="The `top` best guesses by expected remaining candidates.")
+
+
+class CandidatesResponse(BaseModel):
+    """The answers still possible after a history."""
+
+    remaining: int = Field(description="How many answers are still possible.")
+    candidates: list[str] = Field(description="The first `limit` of them.")
+
+
+class FeedbackResponse(BaseModel):
+    """The feedback a guess gets against a target."""
+
+    feedback: FeedbackOut
+    win: bool = Field(description="Whether the guess is the target.")
+
+
+class RandomResponse(BaseModel):
+    """A random possible answer."""
+
+    target: str
+
+
+class TreeNode(BaseModel):
+    """The node a history reaches."""
+
+    guess: Union[str, None] = Field(description="The guess played at this node (null once solved).")
+    remaining: int = Field(description="The answers still possible here.")
+    depth: int = Field(description="Guesses played so far.")
+    expected_guesses: Union[float, None] = Field(description="Average guesses still needed from here, this one "
+                                                             "included (null off the tree).")
+    worst_guesses: Union[int, None] = Field(description="The most guesses still needed from here, this one included "
+                                                        "(null off the tree).")
+
+
+class TreeChild(BaseModel):
+    """Where one feedback to the node's guess leads."""
+
+    feedback: FeedbackOut
+    remaining: int = Field(description="The answers that give this feedback.")
+    guess: Union[str, None] = Field(description="The next guess there (null when the feedback is the win).")
+    expected_guesses: Union[float, None] = Field(description="Average guesses still needed there, its guess included "
+                                                             "(null for the win).")
+    win: bool = Field(description="Whether this feedback is the win.")
+
+
+class TreeResponse(BaseModel):
+    """A node of the precomputed tree and its children."""
+
+    title: str
+    on_tree: bool = Field(description="Whether the history follows the precomputed tree (else the node is live).")
+    node: TreeNode
+    children: list[TreeChild] = Field(description="One per feedback, the win first, then by remaining (most first).")
+    distribution: dict[str, int] = Field(description="For the answers below this node: how many need that many "
+                                                     "guesses in total, from the start (keys \"1\", \"2\", ...).")
+
+
+class ErrorDetail(BaseModel):
+    """What was wrong with the request."""
+
+    field: Union[str, None] = Field(description='The request field at fault, e.g. "history[0].feedback"; null when '
+                                                "the whole request is.")
+    message: str = Field(description="One line saying what is wrong.")
+
+
+class ErrorResponse(BaseModel):
+    """Every error response."""
+
+    error: ErrorDetail

@@ -1,0 +1,328 @@
+"""What the endpoints answer, computed by the library (`solver.commands`, `solver.explain`).
+
+Every function takes plain values (the request's fields) and returns plain dicts in the shapes of
+`models`, or raises `FieldError` naming the request field at fault. Results are pure functions of
+(game, variant, history), memoised here: states, explanations, rankings and tree views (the server
+holds no per-user state, so any worker can answer any request); `api` memoises whole answers.
+"""
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from functools import lru_cache
+from typing import Any, Sequence
+
+from solver.game import Game
+
+STATES = 512  # memoised solver states (each holds its candidate positions)
+RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
+
+Key = tuple[str, str]  # (game, variant)
+Steps = tuple[tuple[int, int], ...]  # (guess row, feedback code) per history step
+_GAMES_LOCK = threading.Lock()  # the games list is built once (seconds: cards n4 has 270725 hands)
+log = logging.getLogger(__name__)
+
+
+class FieldError(ValueError):
+    """A request field the game refuses: answered 422 naming `field`."""
+
+    def __init__(self, field: str | None, message: str, status: int = 422):
+        super().__init__(" ".join(str(message).split()))
+        self.field, self.status = field, status
+
+
+class _StepError(ValueError):
+    """A history step the game refuses: `part` is "guess", "feedback" or "" (the step itself)."""
+
+    def __init__(self, index: int, part: str, message: str):
+        super().__init__(message)
+        self.index, self.part = index, part
+
+
+# -- games --------------------------------------------------------------------------------------
+def resolve(name: str, variant: str | None) -> Key:
+    """Return the (game, variant) key, the variant defaulted; FieldError for an unknown one."""
+    from solver.games import VARIANTS
+
+    if name not in VARIANTS:
+        raise FieldError("game", f"unknown game: choose from {', '.join(VARIANTS)}")
+    if variant is None:
+        return name, next(iter(VARIANTS[name]))
+    if variant not in VARIANTS[name]:
+        raise FieldError("variant", f"unknown variant of {name}: choose from {', '.join(VARIANTS[name])}")
+    return name, variant
+
+
+@lru_cache(maxsize=None)
+def game_of(key: Key) -> Game:
+    """Return the game variant of a key (built once)."""
+    from solver.commands.formats import select_game
+
+    return select_game(*key)
+
+
+def solver_of(key: Key):
+    from solver.engine import get_solver
+
+    return get_solver(game_of(key))
+
+
+def feedback_out(game: Game, code: int) -> str | list[int]:
+    """Return a feedback code as the API gives it: Wordle marks "GYRRR", else a list of ints."""
+    value = game.decode(code)
+    return value if isinstance(value, str) else [int(v) for v in value]
+
+
+def feedback_info(game: Game) -> dict[str, Any]:
+    """Return the feedback format of a game: marks, or named integer fields with their maxima."""
+    if game.name == "wordle":
+        return {"kind": "marks", "length": len(game.decode(game.win_code)), "help": game.feedback_help}
+    names = game.feedback_help.split(":", 1)[0].split(",")
+    base = round(game.n_codes ** (1 / len(names)))  # codes are mixed-radix numbers of the fields
+    return {"kind": "fields", "names": names, "max": [base - 1] * len(names), "help": game.feedback_help}
+
+
+def games() -> dict[str, Any]:
+    """Return every registered variant (`solver.games.all_variants`), the default first per game;
+    built once (concurrent first callers wait for it)."""
+    with _GAMES_LOCK:
+        return _games()
+
+
+def prime_kernels() -> None:
+    """Run one parallel Numba kernel on the calling thread: call it on the server's main thread.
+
+    Measured (Numba's OpenMP layer): until the main thread has run a parallel kernel, each kernel
+    call from a worker thread (where requests are computed) costs about 8 ms instead of 0.1 ms.
+    """
+    from solver import kernels
+
+    try:
+        game = game_of(resolve("mastermind", None))  # the smallest table: a fraction of a second
+        kernels.feedback_table(game, [0], game.target_index)
+    except Exception:
+        log.exception("running a first kernel failed")
+
+
+def warm() -> None:
+    """Build the games list and compile the kernels ahead of the first requests (a server's startup)."""
+    try:
+        games()
+        next_guess(resolve("wordle", None), (), 0, 0)
+    except Exception:  # a bug shows in the requests that hit it; the server still starts
+        log.exception("warming up the web service failed")
+
+
+@lru_cache(maxsize=1)
+def _games() -> dict[str, Any]:
+    from solver.games import VARIANTS, all_variants
+
+    out = []
+    for key in all_variants():
+        game, solver = game_of(key), solver_of(key)
+        tree = solver.tree
+        example = int(tree.guess[0]) if tree is not None else int(game.target_index[0])
+        out.append({"game": key[0], "variant": key[1], "title": game.title, "targets": game.n_targets,
+                    "guesses": game.n_guesses, "has_tree": tree is not None, "feedback": feedback_info(game),
+                    "example_guess": game.labels[example], "default": key[1] == next(iter(VARIANTS[key[0]]))})
+    return {"games": out}
+
+
+# -- histories --------------------------------------------------------------------------------
+def parse_feedback(game: Game, value: str | Sequence[int], field: str) -> int:
+    """Return the code of a feedback value: marks or "0,1,0" text, or a list of ints."""
+    from solver.commands.formats import parse_feedback as parse_text
+
+    try:
+        if isinstance(value, str):
+            return parse_text(game, value)
+        if game.name == "wordle":  # [2, 1, 0, 0, 0]: the digit spelling of the marks
+            return parse_text(game, "".join(str(v) for v in value))
+        return game.encode(tuple(value))
+    except ValueError as err:
+        raise FieldError(field, err) from None
+
+
+def parse_guess(game: Game, text: str, field: str) -> int:
+    from solver.commands.formats import parse_guess as parse_text
+
+    try:
+        return parse_text(game, text)
+    except ValueError as err:
+        raise FieldError(field, err) from None
+
+
+def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> Steps:
+    """Return the (row, code) steps of a history of {"guess", "feedback"}, checked for the game's rules
+    and consistency; FieldError naming `field[i].guess` / `field[i].feedback`."""
+    game = game_of(key)
+    steps = tuple((parse_guess(game, step["guess"], f"{field}[{i}].guess"),
+                   parse_feedback(game, step["feedback"], f"{field}[{i}].feedback")) for i, step in enumerate(history))
+    try:
+        state_of(key, steps)
+    except _StepError as err:
+        raise FieldError(f"{field}[{err.index}]" + (f".{err.part}" if err.part else ""), err) from None
+    return steps
+
+
+@lru_cache(maxsize=STATES)
+def state_of(key: Key, steps: Steps):
+    """Return the solver state after `steps` (built from the memoised state of its prefix, as
+    `walk.replay` does); _StepError naming the step the game refuses."""
+    from solver.commands.formats import check_allowed
+    from solver.commands.walk import start_state
+
+    solver = solver_of(key)
+    if not steps:
+        return start_state(solver)
+    before, (row, code), index = state_of(key, steps[:-1]), steps[-1], len(steps) - 1
+    if before.history and before.history[-1][1] == solver.game.win_code:
+        raise _StepError(index, "", f"step {index + 1} comes after the win")
+    try:
+        check_allowed(solver.game, before.history, row)
+    except ValueError as err:
+        raise _StepError(index, "guess", err) from None
+    try:
+        return solver.advance(before, row, code)
+    except ValueError as err:
+        raise _StepError(index, "feedback", err) from None
+
+
+def _solved(state) -> bool:
+    return bool(state.history) and state.history[-1][1] == state.solver.game.win_code
+
+
+def _on_tree(state) -> bool:
+    return state.node is not None and state.solver.tree is not None
+
+
+def _labels(state, limit: int) -> list[str]:
+    game = state.solver.game
+    return [game.labels[int(r)] for r in game.target_index[state.candidate_positions[:limit]]]
+
+
+# -- endpoints --------------------------------------------------------------------------------
+def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
+    """Return the /api/next answer after `steps`."""
+    state, game = state_of(key, steps), game_of(key)
+    solved = _solved(state)
+    if solved:
+        before = state_of(key, steps[:-1])
+        source = "tree" if _on_tree(before) else "live"
+    else:
+        source = "tree" if _on_tree(state) else "live"
+    return {"title": game.title, "guess": None if solved else game.labels[state.solver.guess_row(state)],
+            "source": source, "remaining": state.remaining, "candidates": _labels(state, shown),
+            "identified": state.remaining == 1, "solved": solved,
+            "explanation": None if solved else explanation(key, steps),
+            "alternatives": alternatives(key, steps, top) if top > 0 and not state.identified else []}
+
+
+@lru_cache(maxsize=RESULTS)
+def explanation(key: Key, steps: Steps) -> dict[str, Any]:
+    """Return why the solver's guess after `steps` (`solver.explain`).
+
+    On the tree the figures are read from the variant's memoised `Nodes` (what `explain_state` reads
+    from the tree after building its own copy of the whole tree's child index: 0.5 s for cards n4).
+    """
+    from solver.explain import TREE, Explanation, explain_state, group_sizes
+
+    state = state_of(key, steps)
+    if _on_tree(state):
+        game, nodes, node, positions = game_of(key), nodes_of(key), state.node, state.candidate_positions
+        row, label = int(nodes.guess[node]), game.labels[int(nodes.guess[node])]
+        is_candidate = bool((game.target_index[positions] == row).any())
+        why = Explanation(label, label, int(positions.size), group_sizes(game, row, positions), is_candidate,
+                          nodes.expected(node), _worst(key, node), TREE)
+    else:
+        why = explain_state(state)
+    return {"groups": list(why.groups), "largest_group": why.largest_group, "win_chance": why.win_chance,
+            "expected_guesses": why.expected_guesses, "worst_guesses": why.worst_guesses,
+            "expected_left": why.expected_left}
+
+
+@lru_cache(maxsize=RESULTS)
+def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
+    """Return the `top` guesses by expected remaining candidates (`scores.Scores`, as `deduce hint`)."""
+    from solver.commands.scores import Scores
+
+    state = state_of(key, steps)
+    scores = Scores.compute(game_of(key), state.candidate_positions, state.history)
+    return [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible}
+            for s in scores.top(top, "expected")]
+
+
+def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:
+    state = state_of(key, steps)
+    return {"remaining": state.remaining, "candidates": _labels(state, limit)}
+
+
+def feedback(key: Key, steps: Steps, target: str, guess: str) -> dict[str, Any]:
+    """Return the feedback of `guess` against `target`; FieldError naming either."""
+    from solver.commands.formats import check_allowed, parse_answer
+
+    game = game_of(key)
+    try:
+        answer = parse_answer(game, [target])
+    except ValueError as err:
+        raise FieldError("target", err) from None
+    row = parse_guess(game, guess, "guess")
+    try:
+        check_allowed(game, steps, row)
+    except ValueError as err:
+        raise FieldError("guess", err) from None
+    code = game.code(row, answer)
+    return {"feedback": feedback_out(game, code), "win": code == game.win_code}
+
+
+def random_target(key: Key, seed: int | None) -> dict[str, str]:
+    game = game_of(key)
+    chooser = random.Random(seed) if seed is not None else random.SystemRandom()
+    return {"target": game.labels[int(game.target_index[chooser.randrange(game.n_targets)])]}
+
+
+# -- the tree -----------------------------------------------------------------------------------
+@lru_cache(maxsize=16)
+def nodes_of(key: Key):
+    """Return the tree of a variant as `walk.Nodes` (its child index is built once)."""
+    from solver.commands.walk import Nodes
+
+    return Nodes.from_tree(solver_of(key).tree)
+
+
+@lru_cache(maxsize=RESULTS)
+def _worst(key: Key, node: int) -> int:
+    """Return the most guesses a target of the node needs from it: O(its subtree), once."""
+    return nodes_of(key).worst(node)
+
+
+@lru_cache(maxsize=RESULTS)
+def _histogram(key: Key, node: int) -> dict[int, int]:
+    """Return {guesses from the node: targets} of a node: O(its subtree), once."""
+    return nodes_of(key).histogram(node)
+
+
+@lru_cache(maxsize=RESULTS)
+def tree_view(key: Key, steps: Steps) -> dict[str, Any]:
+    """Return the /api/tree answer: the node `steps` reach, its children and distribution."""
+    state, game = state_of(key, steps), game_of(key)
+    if not _on_tree(state):
+        guess = None if _solved(state) else game.labels[state.solver.guess_row(state)]
+        node = {"guess": guess, "remaining": state.remaining, "depth": len(steps), "expected_guesses": None,
+                "worst_guesses": None}
+        return {"title": game.title, "on_tree": False, "node": node, "children": [], "distribution": {}}
+    nodes, at = nodes_of(key), state.node
+    worst, histogram = _worst(key, at), _histogram(key, at)
+    depth, remaining = int(nodes.depth[at]), int(nodes.remaining[at])
+    children = [{"feedback": feedback_out(game, int(nodes.code[c])), "remaining": int(nodes.remaining[c]),
+                 "guess": game.labels[int(nodes.guess[c])], "expected_guesses": nodes.expected(c), "win": False}
+                for c in nodes.children(at)]
+    children.sort(key=lambda child: -child["remaining"])  # stable: feedback-code order among ties
+    if remaining > sum(child["remaining"] for child in children):  # the node's guess is a candidate
+        children.insert(0, {"feedback": feedback_out(game, game.win_code), "remaining": 1, "guess": None,
+                            "expected_guesses": None, "win": True})
+    node = {"guess": game.labels[int(nodes.guess[at])], "remaining": remaining, "depth": depth,
+            "expected_guesses": nodes.expected(at), "worst_guesses": worst}
+    return {"title": game.title, "on_tree": True, "node": node, "children": children,
+            "distribution": {str(depth + guesses): count for guesses, count in histogram.items()}}

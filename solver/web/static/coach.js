@@ -1,0 +1,307 @@
+// Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
+// says what is left and what to play next, and why.
+import { api, displayTitle, el, fill, loadJSON, number, saveJSON, setError } from "./common.js";
+
+const LENGTH = 5;
+const STATE = { G: "correct", Y: "present", R: "absent" };
+const NEXT_MARK = { R: "Y", Y: "G", G: "R" };
+const MARK_NAME = { R: "grey", Y: "yellow", G: "green" };
+const SPELLINGS = { R: "RBX.-0\u2B1B\u2B1C", Y: "Y1\u{1F7E8}\u{1F7E6}", G: "G2\u{1F7E9}\u{1F7E7}" };
+const SHOWN = { R: "B", Y: "Y", G: "G" }; // what the marks field shows for each mark
+const STORE_KEY = "deduce.coach";
+const LIST_LIMIT = 50;
+
+/** Marks typed in any accepted spelling -> "GYR..." of `LENGTH`, or null. */
+export function parseMarks(text) {
+  const chars = [...String(text).replace(/\uFE0F/g, "").replace(/\s+/g, "").toUpperCase()];
+  if (chars.length !== LENGTH) return null;
+  const out = [];
+  for (const ch of chars) {
+    const mark = Object.keys(SPELLINGS).find((m) => SPELLINGS[m].toUpperCase().includes(ch));
+    if (!mark) return null;
+    out.push(mark);
+  }
+  return out.join("");
+}
+
+export function initCoach(games) {
+  const $ = (id) => document.getElementById(id);
+  const variants = games.filter((g) => g.game === "wordle" && (g.feedback?.length ?? LENGTH) === LENGTH);
+  const select = $("coach-variant");
+  const guessInput = $("coach-guess");
+  const marksInput = $("coach-marks");
+  const tilesBox = $("coach-tiles");
+  const rowsBox = $("coach-rows");
+  const advice = $("coach-advice");
+  const error = $("coach-error");
+  const saved = loadJSON(STORE_KEY, {});
+  let rows = Array.isArray(saved.rows) ? saved.rows : []; // [{guess, marks}] accepted by the service
+  let marks = typeof saved.marks === "string" && saved.marks.length === LENGTH ? saved.marks : "RRRRR";
+  let last = null; // the last /api/next answer
+  let started = false;
+  let request = 0;
+
+  fill(select, variants.map((g) => el("option", { value: g.variant }, displayTitle(g))));
+  if (!variants.length) select.append(el("option", { value: "normal" }, "wordle"));
+  select.value = variants.some((g) => g.variant === saved.variant) ? saved.variant
+    : (variants.find((g) => g.default)?.variant || "normal");
+  guessInput.value = typeof saved.guess === "string" ? saved.guess : "";
+
+  function save() {
+    saveJSON(STORE_KEY, { variant: select.value, rows, guess: guessInput.value, marks });
+  }
+
+  // ------------------------------------------------------------------ the row being typed
+  const tileButtons = [];
+  for (let i = 0; i < LENGTH; i++) {
+    const button = el("button", { type: "button", class: "tile", "data-index": i });
+    button.addEventListener("click", () => {
+      marks = marks.slice(0, i) + NEXT_MARK[marks[i]] + marks.slice(i + 1);
+      marksInput.value = [...marks].map((m) => SHOWN[m]).join("");
+      setError(error, "");
+      renderEditor();
+      save();
+    });
+    tileButtons.push(button);
+    tilesBox.append(button);
+  }
+
+  function renderEditor() {
+    const word = guessInput.value.toUpperCase();
+    tileButtons.forEach((button, i) => {
+      const letter = word[i] || "";
+      button.textContent = letter;
+      button.dataset.state = STATE[marks[i]];
+      button.setAttribute("aria-label",
+        `Letter ${i + 1}${letter ? ` ${letter}` : ""}: ${MARK_NAME[marks[i]]}. Click to change the colour.`);
+    });
+  }
+
+  guessInput.addEventListener("input", () => {
+    const clean = guessInput.value.toUpperCase().replace(/[^A-Z]/g, "").slice(0, LENGTH);
+    if (clean !== guessInput.value) guessInput.value = clean;
+    setError(error, "");
+    renderEditor();
+    save();
+  });
+  marksInput.addEventListener("input", () => {
+    const parsed = parseMarks(marksInput.value);
+    if (parsed) {
+      marks = parsed;
+      setError(error, "");
+      renderEditor();
+      save();
+    }
+  });
+  marksInput.addEventListener("change", () => {
+    if (marksInput.value.trim() && !parseMarks(marksInput.value)) {
+      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), B (grey); for example BBYBG.`);
+    }
+  });
+
+  // ------------------------------------------------------------------ the rows accepted so far
+  function renderRows() {
+    fill(rowsBox, rows.map(({ guess, marks: m }, r) =>
+      el("div", { class: "tile-row", role: "group", "aria-label": `Guess ${r + 1}: ${guess}, ${m}` },
+        [...guess].map((letter, i) => el("div", { class: "tile", "data-state": STATE[m[i]] }, letter)))));
+    $("coach-undo").disabled = !rows.length;
+  }
+
+  function history(extra) {
+    const list = rows.map(({ guess, marks: m }) => ({ guess, feedback: m }));
+    return extra ? [...list, extra] : list;
+  }
+
+  async function ask(extra) {
+    const id = ++request;
+    advice.setAttribute("aria-busy", "true");
+    try {
+      const data = await api("POST", "/api/next", {
+        game: "wordle", variant: select.value, history: history(extra), top: 5, candidates: LIST_LIMIT,
+      });
+      if (id !== request) return null; // a newer request supersedes this one
+      last = data;
+      return data;
+    } finally {
+      if (id === request) advice.removeAttribute("aria-busy");
+    }
+  }
+
+  async function refresh() {
+    try {
+      const data = await ask();
+      if (!data) return;
+      renderAdvice(data);
+      setError(error, "");
+    } catch (e) {
+      setError(error, e.message);
+    }
+  }
+
+  $("coach-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const guess = guessInput.value.toUpperCase();
+    if (guess.length !== LENGTH) {
+      setError(error, `Type the ${LENGTH}-letter word you guessed first.`);
+      guessInput.focus();
+      return;
+    }
+    if (last && last.solved) {
+      setError(error, "Already solved. Undo a row or start over.");
+      return;
+    }
+    if (marksInput.value.trim() && !parseMarks(marksInput.value)) {
+      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), B (grey); for example BBYBG.`);
+      marksInput.focus();
+      return;
+    }
+    try {
+      const data = await ask({ guess, feedback: marks });
+      if (!data) return;
+      // Accepted: the row joins the history and the editor starts a fresh row.
+      rows.push({ guess, marks });
+      guessInput.value = "";
+      marksInput.value = "";
+      marks = "RRRRR";
+      setError(error, "");
+      save();
+      renderRows();
+      renderEditor();
+      renderAdvice(data);
+      guessInput.focus();
+    } catch (e) {
+      // Nothing typed is lost: the row stays in the editor for fixing.
+      setError(error, e.message);
+    }
+  });
+
+  $("coach-use").addEventListener("click", () => {
+    if (last && last.guess) {
+      guessInput.value = last.guess;
+      renderEditor();
+      save();
+      tileButtons[0].focus();
+    }
+  });
+
+  $("coach-undo").addEventListener("click", async () => {
+    if (!rows.length) return;
+    const row = rows.pop();
+    guessInput.value = row.guess;
+    marks = row.marks;
+    marksInput.value = [...marks].map((m) => SHOWN[m]).join("");
+    save();
+    renderRows();
+    renderEditor();
+    await refresh();
+  });
+
+  $("coach-reset").addEventListener("click", async () => {
+    rows = [];
+    guessInput.value = "";
+    marksInput.value = "";
+    marks = "RRRRR";
+    save();
+    renderRows();
+    renderEditor();
+    await refresh();
+  });
+
+  select.addEventListener("change", async () => {
+    save();
+    await refresh();
+  });
+
+  // ------------------------------------------------------------------ the advice
+  function renderAdvice(data) {
+    const parts = [];
+    const remaining = data.remaining;
+    const verdict = el("p", { id: "coach-verdict", class: "verdict" });
+    if (data.solved) {
+      verdict.dataset.state = "solved";
+      verdict.textContent = `Solved in ${rows.length} ${rows.length === 1 ? "guess" : "guesses"}! The answer is ${rows[rows.length - 1]?.guess ?? ""}.`;
+    } else if (data.identified || remaining === 1) {
+      verdict.dataset.state = "identified";
+      verdict.textContent = `Identified: the answer is ${data.candidates[0] ?? data.guess}.`;
+    } else if (remaining === 0) {
+      verdict.dataset.state = "none";
+      verdict.textContent = "No answer fits these colours.";
+    } else {
+      verdict.dataset.state = "open";
+      verdict.textContent = `${number(remaining)} possible ${remaining === 1 ? "answer" : "answers"} left.`;
+    }
+    parts.push(verdict);
+
+    if (!data.solved && remaining > 1 && remaining <= LIST_LIMIT && data.candidates?.length) {
+      parts.push(el("ul", { class: "word-list", "aria-label": "Possible answers" },
+        data.candidates.map((word) => el("li", {}, word))));
+    }
+
+    if (data.guess && !data.solved) {
+      const ex = data.explanation;
+      parts.push(el("div", { class: "best" },
+        el("p", { class: "best-label" }, rows.length ? "Best next guess" : "Best first guess"),
+        el("p", { class: "best-guess" },
+          el("strong", { id: "coach-best", class: "guess-text" }, data.guess),
+          " ",
+          el("span", { class: `source source-${data.source}`, title: data.source === "tree"
+            ? "read from the decision tree computed ahead of time"
+            : "computed now: these guesses left the precomputed tree" },
+          data.source === "tree" ? "from the precomputed tree" : "computed live")),
+        ex ? el("p", { class: "best-stats" },
+          ex.expected_guesses !== null && ex.expected_guesses !== undefined
+            ? `Expected guesses to finish (this one included): ${number(ex.expected_guesses, 2)}` : null,
+          ex.worst_guesses !== null && ex.worst_guesses !== undefined ? ` · at most ${ex.worst_guesses}` : null,
+          ex.win_chance ? ` · chance it is the answer: ${Math.round(ex.win_chance * 100)}%` : null) : null));
+
+      if (ex && ex.groups?.length && remaining > 1) {
+        const shown = ex.groups.slice(0, 80);
+        parts.push(el("div", { class: "why" },
+          el("h3", {}, "Why"),
+          el("p", {},
+            `${data.guess} splits the ${number(remaining)} possible answers into ${ex.groups.length} `
+            + `${ex.groups.length === 1 ? "group" : "groups"} by the colours it would show. `
+            + `The largest group has ${number(ex.largest_group)}; on average ${number(ex.expected_left, 1)} `
+            + `${ex.expected_left === 1 ? "answer is" : "answers are"} left after it.`),
+          el("ul", { class: "groups", "aria-label": "Group sizes, largest first" },
+            shown.map((size) => el("li", { class: "group", style: { "--size": Math.min(size, 60) } }, number(size))),
+            ex.groups.length > shown.length ? el("li", { class: "group more" }, `+${ex.groups.length - shown.length} more`) : null)));
+      }
+    }
+
+    if (!data.solved && data.alternatives?.length) {
+      parts.push(el("div", { class: "alternatives" },
+        el("h3", {}, "Other good guesses"),
+        el("div", { class: "table-scroll" },
+          el("table", {},
+            el("thead", {}, el("tr", {},
+              el("th", { scope: "col" }, "Guess"),
+              el("th", { scope: "col", title: "answers left after it, on average: lower is better" }, "Left on average"),
+              el("th", { scope: "col", title: "bits of information: higher is better" }, "Information (bits)"),
+              el("th", { scope: "col" }, "Could be the answer"))),
+            el("tbody", {}, data.alternatives.map((alt) => el("tr", {},
+              el("td", {}, el("button", {
+                type: "button", class: "link guess-text", title: "Use this guess",
+                onclick: () => { guessInput.value = alt.guess; renderEditor(); save(); guessInput.focus(); },
+              }, alt.guess)),
+              el("td", {}, number(alt.expected_left, 2)),
+              el("td", {}, number(alt.entropy, 2)),
+              el("td", {}, alt.possible ? "yes" : "no"))))))));
+    }
+    fill(advice, parts);
+    $("coach-add").disabled = Boolean(data.solved);
+  }
+
+  renderRows();
+  renderEditor();
+  if (marks !== "RRRRR") marksInput.value = [...marks].map((m) => SHOWN[m]).join("");
+
+  return {
+    enter() {
+      if (!started) {
+        started = true;
+        refresh();
+      }
+    },
+  };
+}

@@ -1,0 +1,159 @@
+// Helpers shared by the sections: the JSON API, safe DOM building (text only, never HTML), storage.
+
+export class ApiError extends Error {
+  constructor(message, field = null, status = 0) {
+    super(message);
+    this.field = field;
+    this.status = status;
+  }
+}
+
+/** Call the JSON API; resolve with the parsed body, or reject with an ApiError carrying the server's message. */
+export async function api(method, url, body) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError("cannot reach the solver service", null, 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && (data.error || data.detail);
+    let message = `the service answered ${response.status}`;
+    let field = null;
+    if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+      message = detail.message || message;
+      field = detail.field ?? null;
+    } else if (typeof detail === "string") {
+      message = detail;
+    } else if (Array.isArray(detail) && detail[0]?.msg) {
+      message = detail[0].msg;
+    }
+    throw new ApiError(message, field, response.status);
+  }
+  return data;
+}
+
+/** Build an element: el("p", {class: "x", onclick: f}, "text", child, ...). Strings become text nodes. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace a node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+export function show(node, on = true) {
+  node.hidden = !on;
+}
+
+/** Show a message in an error paragraph (hidden when empty). */
+export function setError(node, message) {
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+export function loadJSON(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch (error) {
+    return fallback;
+  }
+}
+
+export function saveJSON(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch (error) {
+    // private mode or full storage: the page still works, it only forgets
+  }
+}
+
+export function number(value, digits = 3) {
+  if (value === null || value === undefined) return "–";
+  if (digits !== 3) return Number(value).toFixed(digits);
+  if (Number.isInteger(value)) return value.toLocaleString("en");
+  return Number(value).toFixed(digits);
+}
+
+/** Text of a feedback for people: marks as they are, field lists as "name value" pairs. */
+export function feedbackText(feedback, names) {
+  if (typeof feedback === "string") return feedback;
+  if (!Array.isArray(feedback)) return String(feedback);
+  if (!names) return feedback.join(", ");
+  return feedback.map((value, i) => `${names[i] ?? i} ${value}`).join(", ");
+}
+
+/** A horizontal bar chart: rows of [label, value]; `highlight` marks one label. */
+export function barChart(node, rows, highlight = null) {
+  const max = Math.max(1, ...rows.map(([, value]) => value));
+  fill(node, rows.map(([label, value]) =>
+    el("div", { class: "bar-row" + (String(label) === String(highlight) ? " highlight" : "") },
+      el("span", { class: "bar-label" }, label),
+      el("span", { class: "bar-track" },
+        el("span", { class: "bar", style: { width: `${Math.max(7, (100 * value) / max)}%` } }, number(value))))));
+}
+
+const NAMES = { wordle: "Wordle", mastermind: "Mastermind", bulls: "Bulls and Cows", battleship: "Battleship", cards: "Cards" };
+const WORDLE_VARIANTS = { normal: "Wordle", hard: "Wordle, hard mode", "answers-only": "Wordle, only answers as guesses" };
+
+/** A game variant's name for people: "Bulls and Cows", "Cards, 3 cards", "Wordle, hard mode". */
+export function displayTitle(g) {
+  if (!g) return "";
+  if (g.game === "wordle" && WORDLE_VARIANTS[g.variant]) return WORDLE_VARIANTS[g.variant];
+  const cards = g.game === "cards" && /^n(\d)$/.exec(g.variant);
+  if (cards) return `Cards, ${cards[1]} ${cards[1] === "1" ? "card" : "cards"}`;
+  if (NAMES[g.game] && g.variant === "default") return NAMES[g.game];
+  return g.title || `${g.game} ${g.variant}`;
+}
+
+/** Per-field help from a game's help text "a,b: what a counts, what b counts" (null if it does not split). */
+export function fieldHelp(g) {
+  const fb = g?.feedback;
+  if (!fb || !fb.names || typeof fb.help !== "string") return null;
+  const text = fb.help.replace(/^[\w,\s]+:\s*/, "");
+  const parts = text.split(/,\s+(?![^(]*\))/);
+  return parts.length === fb.names.length ? parts : null;
+}
+
+/** Games grouped for <select>s: each entry {game, variant, title, ...} as /api/games lists them. */
+export function fillSelect(select, games, chosen) {
+  fill(select, games.map((g) => el("option", { value: `${g.game}/${g.variant}` }, displayTitle(g))));
+  if (chosen) select.value = chosen;
+}
+
+export function findGame(games, key) {
+  return games.find((g) => `${g.game}/${g.variant}` === key);
+}

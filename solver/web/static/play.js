@@ -1,0 +1,374 @@
+// Wordle, play: the board, the on-screen keyboard, statistics and the share grid.
+import { api, barChart, el, fill, loadJSON, saveJSON } from "./common.js";
+
+const LENGTH = 5;
+const ROWS = 6;
+const STATE = { G: "correct", Y: "present", R: "absent" };
+const RANK = { absent: 1, present: 2, correct: 3 };
+const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
+const CONTRAST_SQUARES = { G: "\u{1F7E7}", Y: "\u{1F7E6}", R: "\u2B1B" };
+const PRAISE = ["Genius", "Magnificent", "Impressive", "Splendid", "Great", "Phew"];
+const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
+const GAME_KEY = "deduce.wordle.game";
+const STATS_KEY = "deduce.wordle.stats";
+const CONTRAST_KEY = "deduce.wordle.contrast";
+const HARD_KEY = "deduce.wordle.hard";
+
+export function initPlay() {
+  const $ = (id) => document.getElementById(id);
+  const board = $("play-board");
+  const keyboard = $("play-keyboard");
+  const toast = $("play-toast");
+  const status = $("play-status");
+  const hardBox = $("play-hard");
+  const contrastBox = $("play-contrast");
+  const dialog = $("play-stats");
+  let game = null; // {answer, hard, guesses: [{word, marks}], over, won, counted}
+  let typed = "";
+  let busy = false;
+  let toastTimer = null;
+  let active = false;
+
+  // ------------------------------------------------------------------ board and keyboard
+  const tiles = [];
+  board.tabIndex = -1;
+  for (let r = 0; r < ROWS; r++) {
+    const row = el("div", { class: "tile-row", role: "row", "aria-label": `Guess ${r + 1}` });
+    tiles.push([]);
+    for (let c = 0; c < LENGTH; c++) {
+      const tile = el("div", { class: "tile", role: "gridcell", "data-state": "empty" });
+      tiles[r].push(tile);
+      row.append(tile);
+    }
+    board.append(row);
+  }
+  const keys = {};
+  for (const letters of KEY_ROWS) {
+    const row = el("div", { class: "key-row" });
+    for (const ch of letters) {
+      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
+      const button = el("button", {
+        type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
+        "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
+      }, key === "Backspace" ? "\u232B" : key === "Enter" ? "Enter" : key);
+      // A mouse click must not leave focus on the key, or the next Enter would press it again.
+      button.addEventListener("mousedown", (event) => event.preventDefault());
+      button.addEventListener("click", () => press(key));
+      keys[key] = button;
+      row.append(button);
+    }
+    keyboard.append(row);
+  }
+
+  function rowMarks(r) {
+    return game && game.guesses[r] ? game.guesses[r] : null;
+  }
+
+  function render(animateRow = -1) {
+    for (let r = 0; r < ROWS; r++) {
+      const done = rowMarks(r);
+      const current = game && !game.over && r === game.guesses.length;
+      for (let c = 0; c < LENGTH; c++) {
+        const tile = tiles[r][c];
+        let letter = "";
+        let state = "empty";
+        if (done) {
+          letter = done.word[c];
+          state = STATE[done.marks[c]];
+        } else if (current && c < typed.length) {
+          letter = typed[c];
+          state = "tbd";
+        }
+        tile.textContent = letter;
+        tile.dataset.state = state;
+        const name = { correct: "correct", present: "in the word, elsewhere", absent: "not in the word" }[state];
+        tile.setAttribute("aria-label", letter ? (name ? `${letter}, ${name}` : letter) : "empty");
+        if (r === animateRow) {
+          tile.classList.remove("flip");
+          void tile.offsetWidth; // restart the animation
+          tile.style.animationDelay = `${c * 90}ms`;
+          tile.classList.add("flip");
+        }
+      }
+    }
+    // Keyboard: the best mark each letter received (green > yellow > grey).
+    const best = {};
+    for (const { word, marks } of game ? game.guesses : []) {
+      [...word].forEach((ch, i) => {
+        const state = STATE[marks[i]];
+        if (!best[ch] || RANK[state] > RANK[best[ch]]) best[ch] = state;
+      });
+    }
+    for (const [key, button] of Object.entries(keys)) {
+      if (key.length === 1) {
+        button.dataset.state = best[key] || "unused";
+        const name = { correct: "correct", present: "elsewhere", absent: "absent" }[best[key]];
+        button.setAttribute("aria-label", name ? `${key}, ${name}` : key);
+      }
+    }
+    hardBox.disabled = Boolean(game && game.guesses.length && !game.over);
+    const bits = [];
+    if (game) {
+      bits.push(game.hard ? "Hard mode" : "Normal mode");
+      if (game.chosen) bits.push("answer chosen by a friend");
+      if (!game.over) bits.push(`guess ${game.guesses.length + 1} of ${ROWS}`);
+    }
+    status.textContent = bits.join(" · ");
+    renderResult();
+  }
+
+  function say(message, sticky = false) {
+    clearTimeout(toastTimer);
+    toast.textContent = message;
+    toast.hidden = !message;
+    toast.dataset.sticky = String(sticky);
+    if (message && !sticky) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
+  }
+
+  function shake() {
+    if (!game) return;
+    const row = board.children[game.guesses.length];
+    row.classList.remove("shake");
+    void row.offsetWidth;
+    row.classList.add("shake");
+  }
+
+  // ------------------------------------------------------------------ playing
+  function variant() {
+    return game && game.hard ? "hard" : "normal";
+  }
+
+  function save() {
+    saveJSON(GAME_KEY, game);
+  }
+
+  function begin(answer, chosen) {
+    game = { answer, hard: hardBox.checked, guesses: [], over: false, won: false, counted: false, chosen };
+    typed = "";
+    say("");
+    save();
+    render();
+    board.focus({ preventScroll: true });
+  }
+
+  async function newRandom() {
+    try {
+      const { target } = await api("GET", "/api/random?game=wordle&variant=normal");
+      begin(String(target).toUpperCase(), false);
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  async function press(key) {
+    if (!game || busy) return;
+    if (game.over) return;
+    if (key === "Enter") return submit();
+    if (!toast.hidden && toast.dataset.sticky !== "true") say("");
+    if (key === "Backspace") typed = typed.slice(0, -1);
+    else if (/^[A-Z]$/.test(key) && typed.length < LENGTH) typed += key;
+    render();
+  }
+
+  async function submit() {
+    if (typed.length < LENGTH) {
+      say("Not enough letters");
+      shake();
+      return;
+    }
+    busy = true;
+    const history = game.guesses.map(({ word, marks }) => ({ guess: word, feedback: marks }));
+    try {
+      const result = await api("POST", "/api/feedback", {
+        game: "wordle", variant: variant(), target: game.answer, guess: typed, history,
+      });
+      const marks = String(result.feedback).toUpperCase();
+      game.guesses.push({ word: typed, marks });
+      typed = "";
+      const won = Boolean(result.win) || marks === "G".repeat(LENGTH);
+      if (won || game.guesses.length >= ROWS) finish(won);
+      save();
+      render(game.guesses.length - 1);
+      if (game.over) {
+        say(won ? PRAISE[game.guesses.length - 1] : game.answer);
+        $("play-result").scrollIntoView({ block: "nearest", behavior: "smooth" });
+      }
+    } catch (error) {
+      say(error.message);
+      shake();
+    } finally {
+      busy = false;
+    }
+  }
+
+  function finish(won) {
+    game.over = true;
+    game.won = won;
+    if (game.counted) return;
+    game.counted = true;
+    const stats = loadStats();
+    stats.played += 1;
+    if (won) {
+      stats.won += 1;
+      stats.current += 1;
+      stats.max = Math.max(stats.max, stats.current);
+      stats.dist[game.guesses.length] = (stats.dist[game.guesses.length] || 0) + 1;
+      stats.last = game.guesses.length;
+    } else {
+      stats.current = 0;
+      stats.last = null;
+    }
+    saveJSON(STATS_KEY, stats);
+    renderStats();
+  }
+
+  // ------------------------------------------------------------------ result, share, statistics
+  function shareText() {
+    const squares = contrastBox.checked ? CONTRAST_SQUARES : SQUARES;
+    const score = game.won ? game.guesses.length : "X";
+    const rows = game.guesses.map(({ marks }) => [...marks].map((m) => squares[m]).join(""));
+    return [`Wordle ${score}/${ROWS}${game.hard ? "*" : ""}`, "", ...rows].join("\n");
+  }
+
+  function renderResult() {
+    const box = $("play-result");
+    box.hidden = !(game && game.over);
+    if (box.hidden) return;
+    $("play-result-text").textContent = game.won
+      ? `${PRAISE[game.guesses.length - 1]}! You found ${game.answer} in ${game.guesses.length}.`
+      : `The answer was ${game.answer}.`;
+    $("play-share-text").value = shareText();
+  }
+
+  function loadStats() {
+    const stats = loadJSON(STATS_KEY, null);
+    const fresh = { played: 0, won: 0, current: 0, max: 0, dist: {}, last: null };
+    return stats && typeof stats === "object" ? { ...fresh, ...stats } : fresh;
+  }
+
+  function renderStats() {
+    const stats = loadStats();
+    $("stat-played").textContent = stats.played;
+    $("stat-win").textContent = stats.played ? Math.round((100 * stats.won) / stats.played) : 0;
+    $("stat-streak").textContent = stats.current;
+    $("stat-max").textContent = stats.max;
+    const rows = [];
+    for (let n = 1; n <= ROWS; n++) rows.push([String(n), stats.dist[n] || 0]);
+    barChart($("play-dist"), rows, game && game.over && game.won ? String(game.guesses.length) : null);
+  }
+
+  function openStats() {
+    renderStats();
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }
+
+  async function copyShare() {
+    const area = $("play-share-text");
+    const note = $("play-copy-status");
+    try {
+      if (!navigator.clipboard) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(area.value);
+      note.textContent = "Copied to the clipboard";
+    } catch (error) {
+      area.focus();
+      area.select();
+      let copied = false;
+      try {
+        copied = document.execCommand("copy");
+      } catch (ignored) {
+        copied = false;
+      }
+      note.textContent = copied ? "Copied to the clipboard" : "Selected: press Ctrl+C (or Cmd+C) to copy";
+    }
+  }
+
+  // ------------------------------------------------------------------ events
+  function applyContrast() {
+    document.body.classList.toggle("contrast", contrastBox.checked);
+    saveJSON(CONTRAST_KEY, contrastBox.checked);
+    renderResult();
+  }
+
+  contrastBox.checked = Boolean(loadJSON(CONTRAST_KEY, false));
+  document.body.classList.toggle("contrast", contrastBox.checked);
+  contrastBox.addEventListener("change", applyContrast);
+  hardBox.checked = Boolean(loadJSON(HARD_KEY, false));
+  hardBox.addEventListener("change", () => {
+    saveJSON(HARD_KEY, hardBox.checked);
+    if (game && !game.guesses.length) {
+      game.hard = hardBox.checked;
+      save();
+      render();
+    } else if (game && game.over) {
+      say(`${hardBox.checked ? "Hard" : "Normal"} mode from the next game`);
+    }
+  });
+  $("play-new").addEventListener("click", newRandom);
+  $("play-again").addEventListener("click", newRandom);
+  $("play-stats-button").addEventListener("click", openStats);
+  $("play-result-stats").addEventListener("click", openStats);
+  $("play-copy").addEventListener("click", copyShare);
+  $("play-choose").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("play-secret");
+    const word = input.value.trim().toUpperCase();
+    if (!/^[A-Z]{5}$/.test(word)) {
+      say("The answer must be five letters");
+      return;
+    }
+    // The service checks the word: scoring it against itself fails when it is not in the list.
+    try {
+      await api("POST", "/api/feedback", { game: "wordle", variant: "normal", target: word, guess: word, history: [] });
+    } catch (error) {
+      say(`${word} cannot be the answer: ${error.message}`);
+      return;
+    }
+    input.value = "";
+    $("play-options").open = false;
+    begin(word, true);
+  });
+
+  // How the focus got where it is: a click or tap, or the keyboard (Tab).
+  let focusByPointer = false;
+  document.addEventListener("pointerdown", () => { focusByPointer = true; }, true);
+  document.addEventListener("keydown", (event) => { if (event.key === "Tab") focusByPointer = false; }, true);
+
+  document.addEventListener("keydown", (event) => {
+    if (!active || dialog.open || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    const typing = target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]");
+    if (typing) return;
+    // Enter presses a button, link or summary reached with Tab; after a mouse click on one (the
+    // focus stays there, unseen) it enters the guess, as the player expects.
+    const control = target.closest?.("button, a, summary");
+    let key = null;
+    if (event.key === "Enter") {
+      if (control && !focusByPointer) return;
+      key = "Enter";
+    } else if (event.key === "Backspace") key = "Backspace";
+    else if (/^[a-zA-Z]$/.test(event.key)) key = event.key.toUpperCase();
+    if (!key) return;
+    event.preventDefault();
+    press(key);
+  });
+
+  // Restore a game in progress (or the last one played).
+  const saved = loadJSON(GAME_KEY, null);
+  if (saved && typeof saved.answer === "string" && Array.isArray(saved.guesses)) {
+    game = saved;
+    hardBox.checked = Boolean(saved.hard);
+  }
+  renderStats();
+  render();
+
+  return {
+    enter() {
+      active = true;
+      if (!game) newRandom();
+    },
+    leave() {
+      active = false;
+    },
+  };
+}

@@ -1,0 +1,475 @@
+"""`deduce serve`'s JSON API through FastAPI's TestClient: every endpoint on several games, checked
+against the library, every bad request answered by a one-line JSON error naming the field, and the
+`serve` command itself (help, the missing extra, a real server on a free loopback port)."""
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
+httpx = pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
+
+with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for its TestClient
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from typer.testing import CliRunner
+
+from solver import battleship, bulls, cards, mastermind, wordle
+from solver.cli import app as cli
+from solver.commands.formats import parse_feedback, parse_guess, tokens
+from solver.commands.scores import hint
+from solver.commands.walk import Nodes, play, replay
+from solver.engine import get_solver
+from solver.explain import explain
+from solver.games import VARIANTS, all_variants, get_game
+from solver.web import app as web_app
+from solver.web.app import create_app
+
+# (game, variant, history as the API takes it): one on-tree step each
+STEPS = [
+    ("wordle", "normal", [{"guess": "SALET", "feedback": "RRYRG"}]),
+    ("wordle", "hard", [{"guess": "SALET", "feedback": "RRRRG"}]),
+    ("mastermind", None, [{"guess": "1123", "feedback": [1, 1]}]),
+    ("cards", "n2", [{"guess": "5C JD", "feedback": "0,1,0,1,1"}]),
+    ("battleship", None, [{"guess": "A1-A3-H1", "feedback": [0, 1, 0]}]),
+    ("bulls", None, [{"guess": "0123", "feedback": [1, 1]}]),
+]
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def game_of(name, variant):
+    return get_game(name, variant)
+
+
+def steps_of(game, history) -> list[tuple[int, int]]:
+    """The library's (row, code) steps of an API history."""
+    def text(value):
+        return value if isinstance(value, str) else ",".join(map(str, value))
+
+    return [(parse_guess(game, s["guess"]), parse_feedback(game, text(s["feedback"]))) for s in history]
+
+
+def feedback_value(game, code):
+    value = game.decode(code)
+    return value if isinstance(value, str) else list(value)
+
+
+def assert_error(response, status: int, field):
+    """A one-line JSON error of `status` naming `field`, with no internals."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"field", "message"}, body
+    assert body["error"]["field"] == field, body
+    message = body["error"]["message"]
+    assert message and "\n" not in message
+    for leak in ("Traceback", "File \"", ".py", "/work", "site-packages", "object at 0x", "wordle-normal", "cards-n2"):
+        assert leak not in response.text, response.text
+    return message
+
+
+# -- /api/games ---------------------------------------------------------------------------------
+def test_games_lists_every_variant(client):
+    games = client.get("/api/games").json()["games"]
+    assert [(g["game"], g["variant"]) for g in games] == all_variants()
+    for entry in games:
+        game = get_game(entry["game"], entry["variant"])
+        assert entry["title"] == game.title and entry["targets"] == game.n_targets
+        assert entry["guesses"] == game.n_guesses and entry["has_tree"] is True
+        assert entry["default"] == (entry["variant"] == next(iter(VARIANTS[entry["game"]])))
+        assert entry["example_guess"] == get_solver(game).initial_guess()[0]
+    by_key = {(g["game"], g["variant"]): g for g in games}
+    assert by_key["wordle", "normal"]["feedback"]["kind"] == "marks"
+    assert by_key["wordle", "normal"]["feedback"]["length"] == 5
+    assert by_key["wordle", "normal"]["example_guess"] == "SALET"
+    assert by_key["battleship", "default"]["feedback"]["names"] == ["exact", "one_away", "two_away"]
+    assert by_key["battleship", "default"]["feedback"]["max"] == [3, 3, 3]
+    assert by_key["cards", "n3"]["feedback"]["max"] == [3] * 5
+    assert by_key["mastermind", "default"]["feedback"]["max"] == [4, 4]
+    assert by_key["bulls", "default"]["feedback"] == {"kind": "fields", "names": ["bulls", "cows"], "max": [4, 4],
+                                                      "help": bulls.FEEDBACK_HELP}
+    assert sum(g["default"] for g in games) == len(VARIANTS)
+
+
+# -- /api/next ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, variant, history", STEPS)
+def test_next_matches_the_solver(client, name, variant, history):
+    game = game_of(name, variant)
+    solver = get_solver(game)
+    first = client.post("/api/next", json={"game": name, "variant": variant}).json()
+    assert first["guess"] == solver.initial_guess()[0] and first["source"] == "tree"
+    assert first["remaining"] == game.n_targets and len(first["candidates"]) == min(50, game.n_targets)
+    assert first["title"] == game.title
+
+    answer = client.post("/api/next", json={"game": name, "variant": variant, "history": history, "top": 3,
+                                            "candidates": 500}).json()
+    steps = steps_of(game, history)
+    state = replay(solver, steps)
+    assert answer["guess"] == game.labels[solver.guess_row(state)] and answer["source"] == "tree"
+    assert answer["remaining"] == state.remaining
+    assert answer["candidates"] == list(state.candidates[:500])
+    assert answer["identified"] is (state.remaining == 1) and answer["solved"] is False
+    why = explain(game, steps)
+    assert answer["explanation"] == {"groups": list(why.groups), "largest_group": why.largest_group,
+                                     "win_chance": why.win_chance, "expected_guesses": why.expected_guesses,
+                                     "worst_guesses": why.worst_guesses, "expected_left": why.expected_left}
+    ranked = hint(game, steps, 3).by_expected
+    assert answer["alternatives"] == [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy,
+                                       "possible": s.possible} for s in ranked]
+
+
+def test_next_equals_the_cli_tree_command(client):
+    result = CliRunner().invoke(cli, ["tree", "wordle", "--path", "SALET=RRYRG"])
+    assert result.exit_code == 0, result.stdout
+    expected = next(line for line in result.stdout.splitlines() if line.startswith("guess to play:")).split()[-1]
+    answer = client.post("/api/next", json={"game": "wordle", "history": STEPS[0][2]}).json()
+    assert answer["guess"] == expected == "BLING"
+
+
+def test_next_feedback_spellings_and_top_zero(client):
+    spellings = ["RRYRG", "rrYrg", "00102", "..Y.G", "\u2b1b\u2b1b\U0001f7e8\u2b1b\U0001f7e9", [0, 0, 1, 0, 2]]
+    answers = [client.post("/api/next", json={"game": "wordle", "history": [{"guess": "salet", "feedback": f}]}).json()
+               for f in spellings]
+    assert all(a == answers[0] for a in answers) and answers[0]["alternatives"] == []
+    text = client.post("/api/next", json={"game": "mastermind", "history": [{"guess": "1123", "feedback": "(1,1)"}]})
+    assert text.json() == client.post("/api/next", json={"game": "mastermind", "history": STEPS[2][2]}).json()
+
+
+def test_next_off_the_tree_is_live(client):
+    game = get_game("wordle")
+    history = [{"guess": "CRANE", "feedback": "RRYRG"}]
+    answer = client.post("/api/next", json={"game": "wordle", "history": history, "candidates": 0}).json()
+    state = replay(get_solver(game), steps_of(game, history))
+    assert answer["source"] == "live" and answer["candidates"] == []
+    assert answer["guess"] == game.labels[get_solver(game).guess_row(state)]
+    assert answer["remaining"] == state.remaining
+    why = explain(game, steps_of(game, history))
+    assert answer["explanation"]["expected_guesses"] == why.expected_guesses
+    assert answer["explanation"]["groups"] == list(why.groups)
+
+
+def test_next_identified_and_solved(client):
+    game = mastermind.game()
+    target = "4421"
+    steps = play(get_solver(game), game.index_of(target))
+    history = [{"guess": game.labels[r], "feedback": feedback_value(game, c)} for r, c in steps]
+    before = client.post("/api/next", json={"game": "mastermind", "history": history[:-1]}).json()
+    assert before["guess"] == target and before["identified"] and not before["solved"]
+    assert before["explanation"]["groups"] == [1] and before["explanation"]["win_chance"] == 1.0
+    done = client.post("/api/next", json={"game": "mastermind", "history": history, "top": 5}).json()
+    assert done["guess"] is None and done["solved"] and done["identified"] and done["source"] == "tree"
+    assert done["candidates"] == [target] and done["explanation"] is None and done["alternatives"] == []
+
+
+# -- /api/candidates ------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, variant, history", STEPS)
+def test_candidates_match_the_library(client, name, variant, history):
+    game = game_of(name, variant)
+    state = replay(get_solver(game), steps_of(game, history))
+    for limit in (0, 5, 5000):
+        answer = client.post("/api/candidates", json={"game": name, "variant": variant, "history": history,
+                                                      "limit": limit}).json()
+        assert answer == {"remaining": state.remaining, "candidates": list(state.candidates[:limit])}
+    default = client.post("/api/candidates", json={"game": name, "variant": variant}).json()
+    assert default["remaining"] == game.n_targets and len(default["candidates"]) == min(100, game.n_targets)
+
+
+# -- /api/feedback --------------------------------------------------------------------------------
+FEEDBACK_CASES = [
+    ("wordle", "CRANE", "SALET", lambda t, g: wordle.feedback(t, g)),
+    ("wordle", "ABBEY", "BABES", lambda t, g: wordle.feedback(t, g)),
+    ("mastermind", "1234", "1122", lambda t, g: list(mastermind.feedback(t, g))),
+    ("bulls", "0123", "1032", lambda t, g: list(bulls.feedback(t, g))),
+    ("battleship", "A1 B2 C3", "A1-A3-H1", lambda t, g: list(battleship.feedback(
+        battleship.parse_locations(tokens(t)), battleship.parse_locations(tokens(g))))),
+    ("cards", "2C AS", "AS KH", lambda t, g: list(cards.feedback(cards.parse_cards(tokens(t)),
+                                                                 cards.parse_cards(tokens(g))))),
+]
+
+
+@pytest.mark.parametrize("name, target, guess, reference", FEEDBACK_CASES)
+def test_feedback_matches_the_games(client, name, target, guess, reference):
+    answer = client.post("/api/feedback", json={"game": name, "target": target, "guess": guess}).json()
+    assert answer == {"feedback": reference(target, guess), "win": False}
+    won = client.post("/api/feedback", json={"game": name, "target": target, "guess": target}).json()
+    assert won["win"] is True and won["feedback"] == feedback_value(get_game(name), get_game(name).win_code)
+
+
+def test_feedback_checks_hard_mode_with_the_history(client):
+    body = {"game": "wordle", "variant": "hard", "target": "BLUNT", "guess": "CRANE",
+            "history": [{"guess": "SALET", "feedback": "RRRRG"}]}
+    assert "letter 5 must be T" in assert_error(client.post("/api/feedback", json=body), 422, "guess")
+    assert client.post("/api/feedback", json={**body, "variant": "normal"}).status_code == 200
+
+
+# -- /api/random ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, variant", [("wordle", None), ("wordle", "hard"), ("mastermind", None),
+                                           ("cards", "n2"), ("battleship", None), ("bulls", None)])
+def test_random_is_a_possible_answer(client, name, variant):
+    game = get_game(name, variant)
+    params = {"game": name, "seed": 7} | ({"variant": variant} if variant else {})
+    first = client.get("/api/random", params=params).json()["target"]
+    assert first == client.get("/api/random", params=params).json()["target"]
+    assert game.index_of(first) in set(game.target_index.tolist())
+    unseeded = client.get("/api/random", params={"game": name}).json()["target"]
+    assert game.index_of(unseeded) in set(game.target_index.tolist())
+
+
+def test_a_whole_wordle_game_through_the_api(client):
+    target = client.get("/api/random", params={"game": "wordle", "seed": 2024}).json()["target"]
+    history = []
+    for _ in range(6):
+        guess = client.post("/api/next", json={"game": "wordle", "history": history}).json()["guess"]
+        scored = client.post("/api/feedback", json={"game": "wordle", "target": target, "guess": guess}).json()
+        history.append({"guess": guess, "feedback": scored["feedback"]})
+        if scored["win"]:
+            break
+    game = get_game("wordle")
+    assert history[-1] == {"guess": target, "feedback": "GGGGG"}
+    assert [(game.index_of(s["guess"]), parse_feedback(game, s["feedback"])) for s in history] == \
+        play(get_solver(game), game.index_of(target))
+    final = client.post("/api/next", json={"game": "wordle", "history": history}).json()
+    assert final["solved"] and final["guess"] is None
+
+
+# -- /api/tree ------------------------------------------------------------------------------------
+def totals(game, rows) -> dict[str, int]:
+    """Guesses each target needs when the solver plays it from the start, counted by number."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        n = len(play(get_solver(game), row))
+        counts[str(n)] = counts.get(str(n), 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: int(kv[0])))
+
+
+@pytest.mark.parametrize("name, variant, history", [STEPS[2], STEPS[3], STEPS[0], STEPS[1]])
+def test_tree_nodes_match_the_tree(client, name, variant, history):
+    game = game_of(name, variant)
+    solver = get_solver(game)
+    nodes = Nodes.from_tree(solver.tree)
+    for path in ([], history):
+        view = client.post("/api/tree", json={"game": name, "variant": variant, "path": path}).json()
+        state = replay(solver, steps_of(game, path))
+        node = state.node
+        assert view["on_tree"] and view["title"] == game.title
+        assert view["node"] == {"guess": game.labels[int(nodes.guess[node])], "remaining": state.remaining,
+                                "depth": len(path), "expected_guesses": nodes.expected(node),
+                                "worst_guesses": nodes.worst(node)}
+        children = view["children"]
+        wins = [c for c in children if c["win"]]
+        assert len(wins) <= 1 and (not wins or children[0]["win"])
+        assert sum(c["remaining"] for c in children if not c["win"]) == state.remaining - len(wins)
+        rest = [c["remaining"] for c in children if not c["win"]]
+        assert rest == sorted(rest, reverse=True)
+        for child in children:
+            if child["win"]:
+                assert child == {"feedback": feedback_value(game, game.win_code), "remaining": 1, "guess": None,
+                                 "expected_guesses": None, "win": True}
+                continue
+            value = child["feedback"]
+            code = game.encode(value if isinstance(value, str) else tuple(value))
+            kid = solver.tree.child(node, code)
+            assert child["guess"] == game.labels[int(nodes.guess[kid])]
+            assert child["expected_guesses"] == nodes.expected(kid)
+        assert sum(view["distribution"].values()) == state.remaining
+        if state.remaining <= 1500:  # the distribution is the solver's play of every target below
+            rows = game.target_index[state.candidate_positions].tolist()
+            assert view["distribution"] == totals(game, rows)
+
+
+def test_tree_off_the_tree(client):
+    game = get_game("wordle")
+    path = [{"guess": "CRANE", "feedback": "RRYRG"}]
+    view = client.post("/api/tree", json={"game": "wordle", "path": path}).json()
+    state = replay(get_solver(game), steps_of(game, path))
+    assert view == {"title": "wordle", "on_tree": False, "children": [], "distribution": {},
+                    "node": {"guess": game.labels[get_solver(game).guess_row(state)], "remaining": state.remaining,
+                             "depth": 1, "expected_guesses": None, "worst_guesses": None}}
+
+
+# -- errors ---------------------------------------------------------------------------------------
+SALET = {"guess": "SALET", "feedback": "RRRRG"}
+BAD_REQUESTS = [
+    ("post", "/api/next", {"game": "chess"}, 422, "game"),
+    ("post", "/api/next", {}, 422, "game"),
+    ("post", "/api/next", {"game": "cards", "variant": "n9"}, 422, "variant"),
+    ("post", "/api/next", {"game": "wordle", "variant": "n2"}, 422, "variant"),
+    ("post", "/api/next", {"game": "wordle", "variant": 3}, 422, "variant"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "SALET", "feedback": "GYRZZ"}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "SALET", "feedback": "GGGGY"}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "SALET", "feedback": 5}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "battleship", "history": [{"guess": "A1 A3 H1", "feedback": [0, 1]}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "battleship", "history": [{"guess": "A1 A3 H1", "feedback": [0, 9, 0]}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "mastermind", "history": [{"guess": "1123", "feedback": [True, 1]}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "mastermind", "history": [{"guess": "1123", "feedback": [1.5, 1]}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "XYZZY", "feedback": "RRRRR"}]}, 422,
+     "history[0].guess"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": 5, "feedback": "RRRRR"}]}, 422, "history[0].guess"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "SALET"}]}, 422, "history[0].feedback"),
+    ("post", "/api/next", {"game": "wordle", "variant": "hard",
+                           "history": [SALET, {"guess": "CRANE", "feedback": "RRRRR"}]}, 422, "history[1].guess"),
+    ("post", "/api/next", {"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGG"}, SALET]}, 422,
+     "history[1]"),
+    ("post", "/api/next", {"game": "wordle", "history": 5}, 422, "history"),
+    ("post", "/api/next", {"game": "wordle", "history": [SALET] * 101}, 422, "history"),
+    ("post", "/api/next", {"game": "wordle", "top": "many"}, 422, "top"),
+    ("post", "/api/next", {"game": "wordle", "top": 21}, 422, "top"),
+    ("post", "/api/next", {"game": "wordle", "candidates": -1}, 422, "candidates"),
+    ("post", "/api/candidates", {"game": "wordle", "limit": 5001}, 422, "limit"),
+    ("post", "/api/feedback", {"game": "wordle", "target": "CRANE", "guess": "XYZZY"}, 422, "guess"),
+    ("post", "/api/feedback", {"game": "wordle", "target": "AAHED", "guess": "SALET"}, 422, "target"),
+    ("post", "/api/feedback", {"game": "mastermind", "target": "12", "guess": "1122"}, 422, "target"),
+    ("post", "/api/feedback", {"game": "wordle", "guess": "SALET"}, 422, "target"),
+    ("post", "/api/tree", {"game": "bulls", "path": [{"guess": "0123", "feedback": [5, 0]}]}, 422, "path[0].feedback"),
+    ("post", "/api/tree", {"game": "bulls", "path": [{"guess": "0012", "feedback": [1, 0]}]}, 422, "path[0].guess"),
+    ("post", "/api/next", [], 422, None),
+    ("get", "/api/random?game=wordle&seed=abc", None, 422, "seed"),
+    ("get", "/api/random", None, 422, "game"),
+    ("get", "/api/random?game=wordle&variant=easy", None, 422, "variant"),
+    ("get", "/api/nope", None, 404, None),
+    ("post", "/api/nope", {}, 404, None),
+    ("get", "/api", None, 404, None),
+    ("get", "/api/next", None, 405, None),
+    ("post", "/api/games", {}, 405, None),
+    ("put", "/api/tree", {}, 405, None),
+    ("delete", "/api/random", None, 405, None),
+]
+
+
+@pytest.mark.parametrize("method, path, body, status, field", BAD_REQUESTS)
+def test_bad_requests_name_the_field(client, method, path, body, status, field):
+    kwargs = {} if body is None else {"json": body}
+    assert_error(client.request(method.upper(), path, **kwargs), status, field)
+
+
+def test_malformed_json_huge_bodies_and_no_body(client):
+    headers = {"content-type": "application/json"}
+    assert "malformed JSON" in assert_error(client.post("/api/next", content=b'{"game": ', headers=headers), 400, None)
+    assert_error(client.post("/api/next", content=b"\xff\xfe{}", headers=headers), 400, None)
+    assert_error(client.post("/api/next", content=b"{" + b" " * 70_000 + b"}", headers=headers), 413, None)
+    huge = {"game": "wordle", "history": [{"guess": "SALET" * 2000, "feedback": "RRRRR"}] * 10}
+    assert_error(client.post("/api/next", json=huge), 413, None)
+
+    def chunks():  # no Content-Length: the limit counts what arrives
+        for _ in range(100):
+            yield b" " * 1024
+
+    assert_error(client.post("/api/next", content=chunks(), headers=headers), 413, None)
+    assert_error(client.post("/api/next"), 422, None)
+    assert_error(client.post("/api/next", content=b"game=wordle",
+                             headers={"content-type": "application/x-www-form-urlencoded"}), 422, None)
+
+
+def test_internal_errors_stay_generic(monkeypatch):
+    from solver.web import service
+
+    def broken(*args):
+        raise RuntimeError("secret /work/main/solver/web/service.py detail")
+
+    monkeypatch.setattr(service, "tree_view", broken)
+    response = TestClient(create_app(), raise_server_exceptions=False).post("/api/tree", json={"game": "bulls"})
+    assert_error(response, 500, None)
+    assert "secret" not in response.text
+
+
+# -- documentation and the page -----------------------------------------------------------------
+def test_openapi_documents_every_endpoint(client):
+    schema = client.get("/openapi.json").json()
+    paths = {"/api/games", "/api/next", "/api/candidates", "/api/feedback", "/api/random", "/api/tree"}
+    assert paths <= set(schema["paths"])
+    models = schema["components"]["schemas"]
+    for name in ("NextRequest", "NextResponse", "TreeResponse", "ErrorResponse", "GameInfo", "Step"):
+        assert models[name].get("description"), name
+    assert models["NextRequest"]["properties"]["top"]["description"]
+    assert "ErrorResponse" in json.dumps(schema["paths"]["/api/next"]["post"]["responses"]["422"])
+    assert client.get("/docs").status_code == 200
+
+
+def test_the_page_is_served_and_optional(client, monkeypatch, tmp_path):
+    index = web_app.STATIC / "index.html"
+    page = client.get("/")
+    if index.is_file():
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert_error(client.get("/no-such-file.js"), 404, None)
+    monkeypatch.setattr(web_app, "STATIC", tmp_path / "missing")
+    bare = TestClient(create_app())
+    assert_error(bare.get("/"), 404, None)
+    assert bare.post("/api/next", json={"game": "bulls"}).json()["guess"] == "0123"
+    (tmp_path / "missing").mkdir()
+    (tmp_path / "missing" / "index.html").write_text("<p>hello</p>")
+    assert TestClient(create_app()).get("/").text == "<p>hello</p>"
+
+
+# -- the command --------------------------------------------------------------------------------
+def test_serve_help():
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0 and "--host" in result.stdout and "--port" in result.stdout
+    for label in ("<bool>", "<str>", "<int", "<list[", "<path>"):  # as every command's help (test_exit_status)
+        assert label not in result.stdout
+    assert CliRunner().invoke(cli, ["serve", "--port", "0"]).exit_code == 2  # a usage error
+    assert "serve" in CliRunner().invoke(cli, ["--help"]).stdout
+
+
+def test_serve_without_the_web_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    result = CliRunner().invoke(cli, ["serve"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: deduce serve needs the web extra: pip install 'deduce[web]'"
+
+
+def test_serve_refuses_a_busy_port():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        result = CliRunner().invoke(cli, ["serve", "--port", str(busy.getsockname()[1])])
+    assert result.exit_code == 1 and result.stderr.startswith("error: cannot listen on 127.0.0.1:")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_prints_the_address_and_answers():
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=20)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None, server.communicate()
+                assert time.monotonic() < deadline, "deduce serve did not answer within 20 s"
+                time.sleep(0.2)
+        assert response.status_code == 200 and response.json()["games"]
+        server.send_signal(signal.SIGINT)  # Ctrl-C
+        out, err = server.communicate(timeout=20)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert out.splitlines()[0] == f"Serving on http://127.0.0.1:{port} (Ctrl-C to stop)"
+    assert server.returncode == 130 and "Traceback" not in err

@@ -1,0 +1,451 @@
+"""The web page in a real browser: `deduce serve` in a subprocess, driven by Playwright on Chromium.
+
+Four journeys, as a person makes them: a whole Wordle game typed on the keyboard (tile and key
+colours against `solver.wordle.feedback`, an invalid word's message, statistics, the share grid,
+the high-contrast palette, hard mode's rule), the coach down to an identified answer (tiles clicked
+and marks typed, an inconsistent row kept for fixing, undo), the tree explorer two levels down and
+back from a reloaded link, and Mastermind solved by the solver from the person's answers (then
+the "you guess" mode). Each journey saves a screenshot under screenshots/ (git-ignored).
+
+Skipped when FastAPI, uvicorn, Playwright or a Chromium binary is missing (Playwright's own browser
+download is not needed: the system's Chromium is driven through `executable_path`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import re
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+INSTALL = "apt-get install chromium; pip install 'deduce[test]'"
+for _module in ("fastapi", "uvicorn", "playwright"):
+    pytest.importorskip(_module, reason=f"the browser tests need {_module}: {INSTALL}")
+
+CHROMIUM = os.environ.get("DEDUCE_CHROMIUM") or next(
+    (path for name in ("chromium", "chromium-browser", "google-chrome") if (path := shutil.which(name))), None)
+if CHROMIUM is None or not os.path.isfile(CHROMIUM):
+    pytest.skip(f"the browser tests need a Chromium binary: {INSTALL}", allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+from solver import mastermind, wordle  # noqa: E402
+from solver.wordlists import builtin_answers  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "screenshots"
+TIMEOUT_MS = 15_000  # any one wait in the page (the live solver can take a few seconds)
+COLOURS = {"G": "rgb(106, 170, 100)", "Y": "rgb(201, 180, 88)", "R": "rgb(120, 124, 126)"}
+CONTRAST = {"G": "rgb(245, 121, 58)", "Y": "rgb(133, 192, 249)", "R": "rgb(120, 124, 126)"}
+SQUARES = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}
+CONTRAST_SQUARES = {"G": "\U0001F7E7", "Y": "\U0001F7E6", "R": "\u2B1B"}
+STATE_MARK = {"correct": "G", "present": "Y", "absent": "R"}
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Run `deduce serve` on a free loopback port until the module's tests end; yield its base URL."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"deduce serve exited with {proc.returncode}: {log.read().decode(errors='replace')[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/games", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("deduce serve did not answer /api/games within 90 s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page (empty localStorage) that fails the test on any script error."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+    try:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    except Exception:  # older browsers: the page falls back to selecting the text
+        pass
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # The browser logs every 4xx answer ("Failed to load resource"): the page expects those.
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def post(server: str, path: str, body: dict) -> tuple[int, dict]:
+    """POST JSON to the API; return (status, body) whatever the status."""
+    request = urllib.request.Request(server + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def open_tab(page: Page, hash_: str) -> None:
+    page.goto("/#" + hash_)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=full_page, animations="disabled")
+
+
+def background(locator) -> str:
+    return locator.evaluate("node => getComputedStyle(node).backgroundColor")
+
+
+def row_tiles(page: Page, row: int):
+    return page.locator("#play-board .tile-row").nth(row).locator(".tile")
+
+
+def best_marks(rows: list[tuple[str, str]]) -> dict[str, str]:
+    """The keyboard's colour of each letter: the best mark it received (G > Y > R)."""
+    best: dict[str, str] = {}
+    for word, marks in rows:
+        for letter, mark in zip(word, marks):
+            best[letter] = max(best.get(letter, "R"), mark, key="RYG".index)
+    return best
+
+
+# ----------------------------------------------------------------------------- Wordle, play
+
+
+def test_wordle_game_typed_on_the_keyboard(page: Page, server: str):
+    answer, guesses, invalid = "LEVER", ["EERIE", "SALET", "LEVEL", "LEVER"], "QXZVJ"
+    open_tab(page, "play")
+    page.locator("#play-options summary").click()
+    page.fill("#play-secret", answer.lower())
+    expect(page.locator("#play-secret")).to_have_attribute("type", "password")  # hidden as typed
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-status")).to_contain_text("chosen")
+
+    # An unknown word: the service's message on the board, the row kept for correcting.
+    page.keyboard.type(invalid.lower())
+    page.keyboard.press("Enter")
+    status, body = post(server, "/api/feedback", {"game": "wordle", "variant": "normal", "target": answer,
+                                                  "guess": invalid, "history": []})
+    assert status == 422
+    expect(page.locator("#play-toast")).to_have_text(body["error"]["message"])
+    expect(row_tiles(page, 0).nth(4)).to_have_text("J")
+    for _ in invalid:
+        page.keyboard.press("Backspace")
+    expect(row_tiles(page, 0).nth(0)).to_have_text("")
+
+    played: list[tuple[str, str]] = []
+    for row, guess in enumerate(guesses):
+        page.keyboard.type(guess)
+        page.keyboard.press("Enter")
+        marks = wordle.feedback(answer, guess)
+        played.append((guess, marks))
+        tiles = row_tiles(page, row)
+        expect(tiles.nth(4)).not_to_have_attribute("data-state", "tbd")
+        for i, (letter, mark) in enumerate(zip(guess, marks)):
+            expect(tiles.nth(i)).to_have_text(letter)
+            assert background(tiles.nth(i)) == COLOURS[mark], (guess, i, mark)
+    expect(page.locator("#play-result")).to_be_visible()
+    expect(page.locator("#play-result-text")).to_contain_text(answer)
+
+    for letter, mark in best_marks(played).items():
+        assert background(page.locator(f'#play-keyboard [data-key="{letter}"]')) == COLOURS[mark], letter
+    assert background(page.locator('#play-keyboard [data-key="Q"]')) not in COLOURS.values()  # never typed
+
+    share = "\n".join([f"Wordle {len(guesses)}/6", ""] + ["".join(SQUARES[m] for m in marks) for _, marks in played])
+    expect(page.locator("#play-share-text")).to_have_value(share)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#play-copy-status")).not_to_be_empty()
+    if "Copied" in page.locator("#play-copy-status").inner_text():
+        assert page.evaluate("navigator.clipboard.readText()") == share
+    expect(page.locator("#play-toast")).to_be_hidden()  # the praise fades after a few seconds
+    shot(page, "wordle-play.png")
+
+    page.locator("#play-result-stats").click()
+    expect(page.locator("#play-stats")).to_be_visible()
+    assert [page.locator(f"#stat-{name}").inner_text() for name in ("played", "win", "streak", "max")] == \
+        ["1", "100", "1", "1"]
+    expect(page.locator("#play-dist .bar-row.highlight .bar-label")).to_have_text(str(len(guesses)))
+    shot(page, "wordle-stats.png", full_page=False)  # the dialog over the board
+    page.keyboard.press("Escape")
+    expect(page.locator("#play-stats")).to_be_hidden()
+
+    # The high-contrast palette: tiles, keys and share grid, remembered after a reload.
+    page.locator("#play-options summary").click()
+    page.locator("#play-contrast").check()
+    for i, mark in enumerate(played[0][1]):
+        assert background(row_tiles(page, 0).nth(i)) == CONTRAST[mark]
+    expect(page.locator("#play-share-text")).to_have_value(
+        share.translate({ord(SQUARES[m]): CONTRAST_SQUARES[m] for m in "GY"}))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert background(row_tiles(page, 3).nth(0)) == CONTRAST["G"]
+    page.locator("#play-options summary").click()
+    page.locator("#play-contrast").uncheck()
+
+    # Hard mode, set before a game: a guess ignoring a revealed letter gets the service's reason.
+    page.locator("#play-hard").check()
+    page.fill("#play-secret", "CRANE")
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-status")).to_contain_text("Hard mode")
+    page.locator("#tab-play").click()  # a button clicked with the mouse keeps the focus: Enter still enters
+    page.keyboard.type("SALET")
+    page.keyboard.press("Enter")
+    expect(row_tiles(page, 0).nth(4)).not_to_have_attribute("data-state", "tbd")
+    expect(page.locator("#play-hard")).to_be_disabled()  # no switching in the middle of a game
+    page.keyboard.type("BOUND")
+    page.keyboard.press("Enter")
+    status, body = post(server, "/api/feedback", {"game": "wordle", "variant": "hard", "target": "CRANE",
+                                                  "guess": "BOUND", "history": [{"guess": "SALET",
+                                                                                 "feedback": wordle.feedback("CRANE", "SALET")}]})
+    assert status == 422
+    expect(page.locator("#play-toast")).to_have_text(body["error"]["message"])
+    for _ in "BOUND":
+        page.keyboard.press("Backspace")
+
+    # Lose it with five more wrong guesses that obey hard mode: the answer shown, "X/6*", the streak reset.
+    history = [("SALET", wordle.feedback("CRANE", "SALET"))]
+    for word in builtin_answers():
+        if len(history) == 6:
+            break
+        if word != "CRANE" and wordle.hard_mode_allows(history, word) is None:
+            history.append((word, wordle.feedback("CRANE", word)))
+            page.keyboard.type(word)
+            page.keyboard.press("Enter")
+            expect(row_tiles(page, len(history) - 1).nth(4)).not_to_have_attribute("data-state", "tbd")
+    expect(page.locator("#play-result-text")).to_have_text("The answer was CRANE.")
+    expect(page.locator("#play-share-text")).to_have_value(
+        "\n".join(["Wordle X/6*", ""] + ["".join(SQUARES[m] for m in marks) for _, marks in history]))
+    page.locator("#play-result-stats").click()
+    assert [page.locator(f"#stat-{name}").inner_text() for name in ("played", "win", "streak", "max")] == \
+        ["2", "50", "0", "1"]
+
+
+def test_wordle_page_fits_a_phone(browser, server):
+    """At 400 px wide nothing scrolls sideways and the whole keyboard shows."""
+    context = browser.new_context(viewport={"width": 400, "height": 800}, base_url=server)
+    try:
+        page = context.new_page()
+        open_tab(page, "play")
+        expect(page.locator("#play-board .tile")).to_have_count(30)
+        for hash_ in ("play", "coach", "games", "tree/wordle/normal"):
+            page.goto("/#" + hash_)
+            page.wait_for_timeout(300)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 400, hash_
+        page.goto("/#play")
+        box = page.locator('#play-keyboard [data-key="Backspace"]').bounding_box()
+        assert box and box["x"] + box["width"] <= 400
+        shot(page, "wordle-phone.png")
+    finally:
+        context.close()
+
+
+# ----------------------------------------------------------------------------- Wordle, coach
+
+
+def test_coach_reaches_the_answer(page: Page, server: str):
+    answer = "FOCUS"
+    open_tab(page, "coach")
+    best = page.locator("#coach-best")
+    expect(best).not_to_be_empty()
+    first = best.inner_text()
+
+    # Row 1 with the suggestion button and clicked tiles (grey -> yellow -> green).
+    page.get_by_role("button", name="Use the suggestion").click()
+    expect(page.locator("#coach-guess")).to_have_value(first)
+    marks = wordle.feedback(answer, first)
+    tiles = page.locator("#coach-tiles .tile")
+    for i, mark in enumerate(marks):
+        for _ in range("RYG".index(mark)):
+            tiles.nth(i).click()
+    for i, mark in enumerate(marks):
+        expect(tiles.nth(i)).to_have_attribute("data-state", {"G": "correct", "Y": "present", "R": "absent"}[mark])
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
+    expect(page.locator("#coach-verdict")).to_contain_text("left")
+
+    # Marks that contradict the first row: the service's message, everything typed kept.
+    page.fill("#coach-guess", first)
+    page.fill("#coach-marks", "GGGGG")
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-error")).to_be_visible()
+    _, body = post(server, "/api/next", {"game": "wordle", "variant": "normal",
+                                         "history": [{"guess": first, "feedback": marks},
+                                                     {"guess": first, "feedback": "GGGGG"}]})
+    expect(page.locator("#coach-error")).to_have_text(body["error"]["message"])
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
+    expect(page.locator("#coach-guess")).to_have_value(first)
+    expect(page.locator("#coach-marks")).to_have_value("GGGGG")
+    expect(tiles.nth(0)).to_have_attribute("data-state", "correct")
+
+    # Undo puts the last row back into the editor.
+    page.get_by_role("button", name="Undo last row").click()
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(0)
+    expect(page.locator("#coach-guess")).to_have_value(first)
+    expect(page.locator("#coach-marks")).to_have_value(marks.replace("R", "B"))
+
+    # From now on the marks typed (B for grey): first a guess off the precomputed tree (the coach
+    # computes live), then the suggested words, until the answer is identified or solved.
+    history: list[tuple[str, str]] = []
+    for row in range(6):
+        guess = "CRANE" if row == 0 else best.inner_text()
+        marks = wordle.feedback(answer, guess)
+        page.fill("#coach-guess", "")
+        page.locator("#coach-guess").type(guess.lower())
+        page.fill("#coach-marks", marks.replace("R", "B").lower())
+        page.get_by_role("button", name="Add this row").click()
+        history.append((guess, marks))
+        expect(page.locator("#coach-rows .tile-row")).to_have_count(row + 1)
+        state = page.locator("#coach-verdict").get_attribute("data-state")
+        if row == 0:
+            expect(page.locator("#coach-advice .source")).to_have_text("computed live")
+            expect(page.locator("#coach-advice")).to_contain_text("Why")
+            expect(page.locator(".alternatives tbody tr")).to_have_count(5)
+            shot(page, "wordle-coach.png")
+        if state in ("identified", "solved"):
+            break
+    else:
+        pytest.fail(f"the coach did not identify {answer} in 6 rows: {history}")
+    expect(page.locator("#coach-verdict")).to_contain_text(answer)
+    for r, (guess, marks) in enumerate(history):
+        row_tiles_ = page.locator("#coach-rows .tile-row").nth(r).locator(".tile")
+        for i, mark in enumerate(marks):
+            assert background(row_tiles_.nth(i)) == COLOURS[mark]
+    if history[-1][1] != "GGGGG":  # identified: play it, all green, and the coach calls it solved
+        page.get_by_role("button", name="Use the suggestion").click()
+        expect(page.locator("#coach-guess")).to_have_value(answer)
+        page.fill("#coach-marks", "ggggg")
+        page.get_by_role("button", name="Add this row").click()
+        expect(page.locator("#coach-verdict")).to_have_attribute("data-state", "solved")
+        expect(page.locator("#coach-verdict")).to_contain_text(f"Solved in {len(history) + 1}")
+    expect(page.get_by_role("button", name="Add this row")).to_be_disabled()
+
+
+# ----------------------------------------------------------------------------- tree explorer
+
+
+def test_tree_explorer_two_levels_and_a_shared_link(page: Page, server: str):
+    open_tab(page, "tree/wordle/normal")
+    panel = page.locator("#panel-tree")
+    expect(panel).to_have_attribute("data-loaded", "wordle/normal/")
+    _, root = post(server, "/api/tree", {"game": "wordle", "variant": "normal", "path": []})
+    expect(page.locator("#tree-guess")).to_have_text(root["node"]["guess"])
+    path: list[dict] = []
+    for level in range(2):
+        _, node = post(server, "/api/tree", {"game": "wordle", "variant": "normal", "path": path})
+        child = [c for c in node["children"] if not c["win"]][level]  # the largest group, then the second
+        page.locator("#tree-children a.child-link").nth(level).click()
+        path.append({"guess": node["node"]["guess"], "feedback": child["feedback"]})
+        encoded = ",".join(f"{step['guess']}={step['feedback']}" for step in path)
+        expect(panel).to_have_attribute("data-loaded", f"wordle/normal/{encoded}")
+        expect(page.locator("#tree-guess")).to_have_text(child["guess"])
+    assert page.evaluate("location.hash") == f"#tree/wordle/normal/{encoded}"
+    _, node = post(server, "/api/tree", {"game": "wordle", "variant": "normal", "path": path})
+    facts = page.locator("#tree-node dd")
+    expect(facts.nth(1)).to_have_text(f"{node['node']['remaining']:,}")
+    expect(page.locator("#tree-crumbs li")).to_have_count(3)
+    bars = page.locator("#tree-dist .bar-row")
+    expect(bars).to_have_count(len(node["distribution"]))
+    shot(page, "tree-explorer.png")
+
+    # Reloading the link opens the same node; the breadcrumb goes back, and so does the browser.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("location.hash") == f"#tree/wordle/normal/{encoded}"
+    expect(panel).to_have_attribute("data-loaded", f"wordle/normal/{encoded}")
+    expect(page.locator("#tree-guess")).to_have_text(node["node"]["guess"])
+    expect(facts.nth(1)).to_have_text(f"{node['node']['remaining']:,}")
+    expect(page.locator("#tree-crumbs li")).to_have_count(3)
+    page.locator("#tree-crumbs li").nth(1).locator("a").click()
+    expect(page.locator("#tree-guess")).to_have_text(path[1]["guess"])
+    expect(page.locator("#tree-crumbs li")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("#tree-guess")).to_have_text(node["node"]["guess"])
+
+
+# ----------------------------------------------------------------------------- other games
+
+
+def test_mastermind_the_solver_guesses(page: Page, server: str):
+    secret = "3456"
+    open_tab(page, "games")
+    page.select_option("#games-select", "mastermind/default")
+    expect(page.locator("#games-solver")).to_be_visible()
+    guess_text = page.locator("#gs-guess")
+    history = page.locator("#gs-history li")
+    for turn in range(8):
+        expect(guess_text).not_to_be_empty()
+        guess = guess_text.inner_text()
+        black, white = mastermind.feedback(secret, guess)
+        page.fill("#gs-fields [data-field=black]", str(black))
+        page.fill("#gs-fields [data-field=white]", str(white))
+        page.get_by_role("button", name="Tell the solver").click()
+        expect(history).to_have_count(turn + 1)
+        if page.locator("#gs-status").get_attribute("data-state") == "solved":
+            break
+    else:
+        pytest.fail("the solver did not find the secret in 8 guesses")
+    expect(page.locator("#gs-status")).to_contain_text(f"your secret is {secret}")
+    assert turn + 1 <= 6
+    shot(page, "other-games.png")
+
+    # "You guess": a drawn secret, a scored guess, the secrets left, and giving up.
+    page.get_by_label("You guess").check()
+    expect(page.locator("#games-you")).to_be_visible()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    page.fill("#gy-guess", "1122")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    status = page.locator("#gy-status")
+    expect(status).to_contain_text("fit")
+    page.get_by_role("button", name="Give up").click()
+    expect(status).to_have_text(re.compile(r"The secret was [1-6]{4}\."))
