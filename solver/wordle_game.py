@@ -372,28 +372,24 @@ def _game_words() -> tuple[Callable[[dict], dict], list]:
     """
     malformed: list = []
 
-    def hook(obj: dict) -> dict:
-        guesses = obj.get("guesses", _ABSENT)
-        if guesses.__class__ is list:
+    def intern_words(obj: dict, key: str) -> None:
+        words = obj.get(key, _ABSENT)
+        if words.__class__ is list:
             try:
-                guesses[:] = map(intern, guesses)
+                words[:] = map(intern, words)
             except TypeError:  # not all strings: left unchanged
                 malformed.append(True)
-        elif guesses is not _ABSENT:
+        elif words is not _ABSENT:
             malformed.append(True)
+
+    def hook(obj: dict) -> dict:
+        intern_words(obj, "guesses")
         answer = obj.get("answer", _ABSENT)
         if answer.__class__ is str:
             obj["answer"] = intern(answer)
         elif answer is not _ABSENT:
             malformed.append(True)
-        answers = obj.get("answers", _ABSENT)
-        if answers.__class__ is list:
-            try:
-                answers[:] = map(intern, answers)
-            except TypeError:  # not all strings: left unchanged
-                malformed.append(True)
-        elif answers is not _ABSENT:
-            malformed.append(True)
+        intern_words(obj, "answers")
         return obj
 
     return hook, malformed

@@ -26,6 +26,7 @@ from solver.wordle_game import (
     share_text,
 )
 from solver.wordlists import builtin_answers, builtin_guesses
+from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSWERS = builtin_answers()
 ACCEPTABLE = frozenset(builtin_guesses())
@@ -329,28 +330,6 @@ def test_share_boards_text_blocks_per_board():
 # ----------------------------------------------------------------------------- terminal
 
 
-class FakeTerminal(io.StringIO):
-    """Standard output that says it is a terminal."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-@pytest.fixture(autouse=True)
-def colour_terminal(monkeypatch):
-    """A colour terminal, 80 columns wide; tests set NO_COLOR and COLUMNS themselves."""
-    monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.setenv("COLUMNS", "80")
-    for name in ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LINES"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def play_terminal(argv: list[str], stdin: str) -> str:
-    """Return the output of a run in the fake terminal (asserting it succeeded, nothing on stderr)."""
-    out, err = FakeTerminal(), io.StringIO()
-    status = run(argv, io.StringIO(stdin), out, err)
-    assert (status, err.getvalue()) == (0, ""), err.getvalue()
-    return out.getvalue()
 
 
 def plain(text: str) -> str:

@@ -20,6 +20,7 @@ from solver.wordle import feedback
 from solver.wordle_app import RichUI, bar_lengths, run
 from solver.wordle_game import Round, State, compute_stats, random_answers, share_text
 from solver.wordlists import builtin_answers, builtin_guesses
+from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # SGR parameters that set a colour: 30-39/40-49 (38/48 extended), 90-97/100-107 bright
@@ -28,28 +29,6 @@ SQUARE = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}  # the original's
 BLOCK, POINTER = "\u2588", "\u25C0"
 
 
-class FakeTerminal(io.StringIO):
-    """Standard output that says it is a terminal."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-@pytest.fixture(autouse=True)
-def colour_terminal(monkeypatch):
-    """A colour terminal, 80 columns wide; tests set NO_COLOR themselves."""
-    monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.setenv("COLUMNS", "80")
-    for name in ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LINES"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def play_terminal(argv: list[str], stdin: str) -> str:
-    """Return the output of a run in the fake terminal (asserting it succeeded, nothing on stderr)."""
-    out, err = FakeTerminal(), io.StringIO()
-    status = run(argv, io.StringIO(stdin), out, err)
-    assert (status, err.getvalue()) == (0, ""), err.getvalue()
-    return out.getvalue()
 
 
 def games_input(*games: tuple[str, list[str]]) -> str:

@@ -208,12 +208,42 @@ def _in_worker(task, key, table, *args):
 
 
 def _run(game: Game, table: np.ndarray, jobs: int, calls: list):
-    """Yield the results of `calls` (task, args) as they finish: in worker processes when jobs > 1."""
+    """Yield the results of `calls` (task, args) as they finish: in worker processes when jobs > 1,
+    on the cluster when the current backend is one (`pipeline.cluster`)."""
+    from pipeline import cluster
+
+    if cluster.current().distributed:
+        return _on_cluster(cluster.current(), game, table, calls)
     if jobs > 1 and registered(game) is not None:
         return Parallel(n_jobs=jobs, return_as="generator_unordered", max_nbytes="1M")(
             delayed(_in_worker)(task, (game.name, game.variant), table, *args) for task, args in calls)
     # one process (or a game the workers cannot rebuild from the registry)
     return (task(game, table, *args) for task, args in calls)
+
+
+def _call(game: Game, table: np.ndarray, task, *args):
+    return task(game, table, *args)
+
+
+def _on_cluster(backend, game: Game, table: np.ndarray, calls: list):
+    # Workers write their checkpoints into a temporary folder of theirs; this process keeps each
+    # result as the local build's workers do (the same files, written here).
+    folders = [a for _, args in calls for a in args if isinstance(a, Path)]
+    for result in backend.imap_unordered(_call, [(task, *_swap(args)) for task, args in calls], game, table):
+        folder = folders[0]
+        if isinstance(result, Seeded):
+            _save_object(folder / f"seed-{result.code}.pkl", result)
+        elif isinstance(result, ClassResult):
+            _save(folder / f"class-{result.code}.npz", result)
+        else:
+            _save_object(folder / _unit_name(result.unit), result)
+        yield result
+
+
+def _swap(args: tuple) -> tuple:
+    from pipeline.cluster.backend import SCRATCH
+
+    return tuple(SCRATCH if isinstance(a, Path) else a for a in args)
 
 
 @dataclass
@@ -262,11 +292,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
     checkpoint = checkpoint_dir(game, plan, folder)
     checkpoint.mkdir(parents=True, exist_ok=True)
-    done = {}
-    for path in checkpoint.glob("class-*.npz"):
-        result = _load(path)
-        if result is not None:
-            done[result.code] = result
+    done = finished_classes(checkpoint)
     todo = [(code, group) for code, group in groups if code not in done]
     if progress:
         progress(0, len(groups))
@@ -328,6 +354,16 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     # search time: the root's plus each class's own (also those read from checkpoints)
     seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
     return Built(nodes, total, min(lower, total), proof, stats, seconds)
+
+
+def finished_classes(checkpoint: Path) -> dict[int, ClassResult]:
+    """Return the root classes already solved in a build's checkpoint folder, by feedback code."""
+    done = {}
+    for path in checkpoint.glob("class-*.npz"):
+        result = _load(path)
+        if result is not None:
+            done[result.code] = result
+    return done
 
 
 def clear_checkpoints(game: Game, plan: Plan, folder: Path | None = None) -> None:

@@ -1,0 +1,32 @@
+"""A fake colour terminal for the `wordle` program's terminal-mode tests (imported by their modules)."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from solver.wordle_app import run
+
+
+class FakeTerminal(io.StringIO):
+    """Standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture(autouse=True)
+def colour_terminal(monkeypatch):
+    """A colour terminal, 80 columns wide; tests set NO_COLOR and COLUMNS themselves."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLUMNS", "80")
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LINES"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def play_terminal(argv: list[str], stdin: str) -> str:
+    """Return the output of a run in the fake terminal (asserting it succeeded, nothing on stderr)."""
+    out, err = FakeTerminal(), io.StringIO()
+    status = run(argv, io.StringIO(stdin), out, err)
+    assert (status, err.getvalue()) == (0, ""), err.getvalue()
+    return out.getvalue()
