@@ -4,6 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
+# where `make tables` runs the trees' tasks: local, or dask (SCHEDULER=tcp://HOST:PORT, or empty for a
+# LocalCluster of JOBS workers here); README, "Running on a cluster"
+BACKEND   ?= local
+SCHEDULER ?=
 
 .PHONY: install tables test bench clean-tables
 
@@ -19,7 +23,7 @@ install: $(STAMP)
 
 ## Rebuild every artifact under artifacts/ that is missing or out of date.
 tables: $(STAMP)
-	$(BIN)/deduce tables --jobs $(JOBS)
+	$(BIN)/deduce tables --jobs $(JOBS) --backend $(BACKEND) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 ## The test suite (what CI runs).
 test: $(STAMP)

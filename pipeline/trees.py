@@ -164,6 +164,10 @@ def _grow_child(key: tuple[str, str], table, options: Options, group, history, d
     return Builder(get_game(*key), table, options).grow(group, history, depth)
 
 
+def _grow_task(game: Game, table, options: Options, group, history, depth) -> Nodes:
+    return Builder(game, table, options).grow(group, history, depth)
+
+
 def build(game: Game, table: np.ndarray | None, options: Options, progress=None) -> Nodes:
     """Return the complete tree of `game`; root children are built in parallel (joblib)."""
     builder = Builder(game, table, options)
@@ -175,7 +179,12 @@ def build(game: Game, table: np.ndarray | None, options: Options, progress=None)
     groups.sort(key=lambda item: -item[1].size)  # largest first balances the workers
     if progress:
         progress(0, len(groups))
-    if options.jobs > 1 and registered(game) is not None:
+    from pipeline import cluster
+
+    if cluster.current().distributed:  # root children as tasks of the cluster (`pipeline.cluster`)
+        jobs = cluster.current().map(_grow_task, [(options, group, ((guess, code),), 1) for code, group in groups],
+                                     game, table)
+    elif options.jobs > 1 and registered(game) is not None:
         jobs = Parallel(n_jobs=options.jobs, return_as="generator", max_nbytes="1M")(
             delayed(_grow_child)((game.name, game.variant), table, options, group, ((guess, code),), 1)
             for code, group in groups)

@@ -158,8 +158,8 @@ def content_digest(table: pa.Table) -> str:
             digest.update("\x00".join(column.to_pylist()).encode())
         elif pa.types.is_fixed_size_list(column.type):
             digest.update(memoryview(np.ascontiguousarray(column.flatten().to_numpy())))  # no copy
-        else:
-            digest.update(memoryview(np.ascontiguousarray(column.to_numpy())))
+        else:  # booleans are bit-packed in Arrow: they are the one column read with a copy
+            digest.update(memoryview(np.ascontiguousarray(column.to_numpy(zero_copy_only=False))))
     return digest.hexdigest()
 
 

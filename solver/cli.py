@@ -146,6 +146,13 @@ Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses t
 Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
+BackendName = Annotated[str, typer.Option(
+    "--backend", metavar="local|dask",
+    help="Where the parallel tasks run: local (this machine, --jobs processes) or dask (a Dask cluster: "
+         "--scheduler, else a LocalCluster of --jobs worker processes here; needs the dask extra).")]
+Scheduler = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="tcp://HOST:PORT", show_default=False,
+    help="With --backend dask: the address of a running Dask scheduler (dask scheduler; dask worker ADDRESS).")]
 AllWords = Annotated[bool, typer.Option(
     "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
                         "mode), not only the 2315 answers (the default everywhere).")]
@@ -363,8 +370,18 @@ def bench(
 @app.command()
 def openers(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game (default wordle).")] = "wordle",
-    top: Top = 5,
+    top: Annotated[Optional[int], typer.Option(
+        "--top", "-k", min=1, show_default=False,
+        help="How many openers to rank (default 5); with --all: keep the N best exact (the cut-off is the "
+             "N-th best total so far, default 1) and print them.")] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
+    every: Annotated[bool, typer.Option(
+        "--all", help="With --exact: rank every allowed opener, best by score first, with a shared cut-off, into "
+                      "artifacts/openers-GAME-VARIANT.parquet (resumes what it holds).")] = False,
+    selection: Annotated[Optional[str], typer.Option(
+        "--slice", metavar="best:N,random:M", show_default=False,
+        help="With --all: only the N best openers by score plus M others drawn with a fixed seed (seed:S to "
+             "change it), e.g. best:100,random:50.")] = None,
     words: Annotated[Optional[str], typer.Option(
         "--words", "-w", metavar="GUESS,GUESS...", show_default=False,
         help="Rank these openers (comma-separated, any case) instead of the --top best by score.")] = None,
@@ -372,6 +389,8 @@ def openers(
         "--cutoff", metavar="T", min=1, show_default=False,
         help="With --exact: abandon an opener once its total provably reaches T; printed as '>= bound'.")] = None,
     jobs: Jobs = 2,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
     size: Size = 5,
@@ -390,13 +409,27 @@ def openers(
     (`--exact --top 10`, or the six best published openers: under a minute); a weak opener such
     as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses it in 2 s (a cutoff
     close to the totals saves little).
+
+    With --exact --all: every allowed opener (or a --slice), best by expected remaining candidates
+    first, with the cut-off one more than the best exact total so far (the N-th best with --top N):
+    results go to artifacts/openers-GAME-VARIANT.parquet as they come, and a run stopped and
+    started again skips what is there. `--backend dask` runs the tasks on a Dask cluster
+    (README, "Running on a cluster").
     """
     from solver.commands import bench as benchmark, openers as exact_openers
 
     with domain_errors():
-        exact_openers.check_options(exact, cutoff)
+        exact_openers.check_options(exact, cutoff, every, words, selection, backend, scheduler)
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
         rows = exact_openers.parse_words(chosen, words) if words is not None else None
+        stderr = typer.get_text_stream("stderr")
+        if every:
+            ranking = exact_openers.rank_all(chosen, top or 1, cutoff, selection, jobs, backend, scheduler,
+                                             show_progress=stderr.isatty())
+            _say(exact_openers.lines(chosen, ranking.results[:top or 5]))
+            typer.echo(exact_openers.summary(ranking))
+            return
+        top = top or 5
         if not exact:
             from solver.commands.progress import terminal_progress
 
@@ -404,10 +437,9 @@ def openers(
                 ranked = benchmark.openers(chosen, top, rows, on_done=advance)
             _say(benchmark.openers_table(ranked))
             return
-        stderr = typer.get_text_stream("stderr")
         progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \
             if stderr.isatty() else None
-        results = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress)
+        results = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress, backend, scheduler)
         _say(exact_openers.lines(chosen, results))
 
 
@@ -464,8 +496,15 @@ def tables(
         "--size", metavar="LETTERS", min=4, max=9, show_default=False,
         help="Build Wordle's table and trees (normal and hard) for words of this length, 4 to 9 (repeat for "
              "several); these are built only on request.")] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
 ) -> None:
-    """Rebuild the feedback tables and decision trees that are missing or stale (see --where)."""
+    """Rebuild the feedback tables and decision trees that are missing or stale (see --where).
+
+    The trees' tasks (root classes, root children) run in --jobs local processes, or with
+    `--backend dask` on a Dask cluster (`--scheduler tcp://HOST:PORT`, or a LocalCluster here);
+    the artifacts are the same either way (README, "Running on a cluster").
+    """
     if where:
         from solver import artifacts
 
@@ -473,12 +512,19 @@ def tables(
             typer.echo(str(folder))
         return
     from pipeline.build import build_all, build_custom
+    from pipeline.cluster import check_options, open_backend
 
     with domain_errors():
+        if custom is not None and (backend != "local" or scheduler is not None):
+            from solver.games import UsageError
+
+            raise UsageError("--game builds on this machine only: drop --backend and --scheduler")
+        check_options(backend, scheduler)
         if custom is not None:
             typer.echo(f"tree: {build_custom(custom, jobs=jobs, force=force)}")
         else:
-            build_all(games or None, jobs=jobs, force=force, sizes=sizes)
+            with open_backend(backend, scheduler, jobs) as place:  # where the trees' tasks run
+                build_all(games or None, jobs=place.jobs_for(jobs), force=force, sizes=sizes)
 
 
 WEB_MODULES = {"fastapi", "starlette", "pydantic", "uvicorn"}  # what the web extra installs

@@ -7,6 +7,13 @@ opener speeds up the next; anagrams (CRATE, TRACE), which split the targets into
 classes, go to one worker as one task. With a `cutoff`, an opener is abandoned as soon as its total provably
 reaches the cutoff; its result is then a lower bound (`proven_exact` False).
 
+`rank_openers` ranks many openers (every allowed one: `deduce openers --exact --all`) with a cut-off
+shared by the tasks, as Selby's solver does without `-s`: one more than the best exact total found
+so far (or the N-th best), so an opener that cannot beat it is stopped with a proven lower bound.
+Its results go to ``openers-<game>-<variant>.parquet`` as they come (rewritten atomically), and a
+run that is stopped resumes where it was. Both functions hand their tasks to the current backend
+(`pipeline.cluster`: local processes, or a Dask cluster).
+
 `cheap_ranking` orders openers by the greedy criterion of `solver.strategy` (sum of squared class
 sizes over every target; ties to a guess that may win, then the lower row): the candidates worth
 an exact evaluation when the user names none.
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -180,7 +188,11 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
     workers = min(jobs, len(tasks))
     if workers > 1 and key is None and not picklable(game):
         workers = 1
-    if workers == 1:
+    from pipeline import cluster
+
+    if cluster.current().distributed:  # one task per group on the cluster (`pipeline.cluster`)
+        runs = cluster.current().imap_unordered(_evaluate, [(options, group, cutoff) for group in tasks], game, table)
+    elif workers == 1:
         runs = (_evaluate(game, table, options, group, cutoff) for group in tasks)
     else:
         from joblib import Parallel, delayed
@@ -196,3 +208,239 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
             if progress is not None:
                 progress(result)
     return sorted(out, key=lambda o: (o.total, not o.proven_exact, o.label))
+
+
+# -- ranking every opener with a shared cut-off (`deduce openers --exact --all`) ----------------
+OPENERS = "openers"  # the artifact kind: openers-<game>-<variant>.parquet
+SAVE_SECONDS = 10.0  # the ranking file is rewritten (atomically) at most this often while a run goes on
+WINDOW = 2  # tasks out per worker: few, so that each leaves with a recent cut-off
+SLICE_SEED = 20261130  # the fixed seed of `slice_rows`' random part
+ORDER = "cheap score: expected remaining candidates (sum of squared class sizes), best first"
+
+
+@dataclass
+class Ranking:
+    """The openers ranked so far (this run's and the file's), best first, and where they are."""
+
+    results: list[OpenerTotal]
+    path: Path
+    evaluated: int  # openers evaluated by this run
+    skipped: int  # openers of the selection already in the file
+    cutoff: int | None  # the cut-off at the end of the run (None: none)
+
+
+def cutoff_rule(keep: int, cutoff: int | None = None) -> str:
+    """Return the ranking's cut-off rule in words (stored in the file's metadata)."""
+    nth = "best" if keep == 1 else f"{keep}-th best"
+    text = (f"top{keep}: an opener is abandoned (its total a proven lower bound) once it provably exceeds the "
+            f"{nth} exact total found so far (beta = that total + 1)")
+    return text + (f"; beta at most {cutoff}" if cutoff is not None else "")
+
+
+def slice_rows(order: list[int], best: int | None = None, random: int = 0, seed: int = SLICE_SEED) -> list[int]:
+    """Return the openers of a slice, in `order` (the cheap ranking): its first `best` (None: all)
+    plus `random` of the others drawn with `seed`."""
+    head = order if best is None else order[:best]
+    rest = order[len(head):]
+    picked = set(head)
+    if random and rest:
+        rng = np.random.default_rng(seed)
+        picked.update(rest[i] for i in rng.choice(len(rest), min(random, len(rest)), replace=False))
+    return [row for row in order if row in picked]
+
+
+def _sort_key(result: OpenerTotal):
+    return result.total, not result.proven_exact, result.label
+
+
+def ranking_path(game: Game, folder: Path | None = None) -> Path:
+    """Return the path of a game's ranking file (in `folder`, else where builds write)."""
+    from solver import artifacts
+
+    return (folder or artifacts.artifacts_dir()) / artifacts.artifact_name(OPENERS, game)
+
+
+COLUMNS = ("opener", "total", "proven", "seconds")
+
+
+def load_ranking(game: Game, options: SearchOptions, folder: Path | None = None) -> dict[int, OpenerTotal]:
+    """Return {row: result} of the ranking file, or {} when there is none or it does not fit (another
+    kind, game fingerprint, search or code version, a damaged file: the run starts over and replaces it)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver import artifacts
+
+    path = ranking_path(game, folder)
+    try:
+        meta = artifacts.read_metadata(path)
+        table = pq.read_table(path)
+    except (artifacts.MissingTableError, artifacts.ArtifactError, pa.ArrowException, OSError):
+        return {}
+    wanted = {"kind": OPENERS, "fingerprint": game.fingerprint(), "code_version": artifacts.CODE_VERSION,
+              "strategy": options.describe()}
+    if any(meta.get(k) != v for k, v in wanted.items()) or tuple(table.schema.names) != COLUMNS:
+        return {}
+    try:
+        if artifacts.content_digest(table) != meta.get("content_sha256"):
+            return {}
+        columns = [table.column(n).to_pylist() for n in COLUMNS]
+        out = {}
+        for label, total, proven, seconds in zip(*columns):
+            row = game.index_of(label)
+            out[row] = OpenerTotal(row, game.labels[row], int(total), bool(proven), float(seconds))
+    except (KeyError, ValueError, TypeError, pa.ArrowException):
+        return {}
+    return out
+
+
+def write_ranking(game: Game, results, options: SearchOptions, extra: dict, folder: Path | None = None) -> Path:
+    """Write the ranking file atomically (`solver.atomic`, as `solver.artifacts.write` does): one row
+    per opener, best first; columns opener, total (exact, or a proven lower bound), proven (exact),
+    seconds; the metadata of every artifact (schema and code version, game, fingerprint, build time,
+    content sha256) and the ranking's own (search, cut-off rule, selection, counts)."""
+    from datetime import datetime, timezone
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver import artifacts, atomic
+
+    results = sorted(results, key=_sort_key)
+    table = pa.table({
+        "opener": pa.array([r.label for r in results], pa.string()),
+        "total": pa.array([r.total for r in results], pa.int64()),
+        "proven": pa.array([r.proven_exact for r in results], pa.bool_()),
+        "seconds": pa.array([r.seconds for r in results], pa.float64()),
+    })
+    meta = {"schema_version": artifacts.SCHEMA_VERSION, "kind": OPENERS, "game": game.name, "variant": game.variant,
+            "fingerprint": game.fingerprint(), "code_version": artifacts.CODE_VERSION,
+            "build_time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "content_sha256": artifacts.content_digest(table), "strategy": options.describe(),
+            "max_guesses": options.max_guesses, "openers": len(results),
+            "exact_openers": sum(r.proven_exact for r in results), "allowed_openers": int(game.n_guesses),
+            "order": ORDER, "search_seconds": f"{sum(r.seconds for r in results):.1f}", **extra}
+    table = table.replace_schema_metadata({str(k).encode(): str(v).encode() for k, v in meta.items()})
+    path = ranking_path(game, folder)
+    with atomic.replacing(path, parents=True) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return path
+
+
+def ranking_cutoff(best, keep: int, cutoff: int | None = None) -> int | None:
+    """Return the cut-off of a ranking: one more than the `keep`-th best exact total of `best`
+    ((total, row) pairs), at most `cutoff`; None while fewer than `keep` are known and no `cutoff`."""
+    totals = sorted(total for total, _ in best)
+    found = totals[keep - 1] + 1 if len(totals) >= keep else None
+    if found is None or cutoff is None:
+        return found if cutoff is None else cutoff
+    return min(found, cutoff)
+
+
+def _best(pairs, keep: int) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted({(int(t), int(r)) for t, r in pairs})[:keep])
+
+
+def _rank_task(game: Game, table: np.ndarray, options: SearchOptions, rows: list[int], keep: int,
+               cutoff: int | None, best, shared: str | None) -> list[tuple[int, int, float, int | None]]:
+    """Return (row, total, seconds, cut-off used) of each opener of a group, in turn.
+
+    `best`: the run's `keep` best exact (total, row) pairs when the task was handed out. Before
+    each opener they are merged with the run's current ones (a Dask `Variable`, on a cluster) and
+    with this task's own exact results, and the cut-off is taken from them (`ranking_cutoff`):
+    anagrams later in a group profit from the first ones' totals at once.
+    """
+    from pipeline.cluster import read_shared
+
+    searcher = _searcher(game, table, options)
+    best = _best(best, keep)
+    out = []
+    for row in rows:
+        now = read_shared(shared)
+        if now:
+            best = _best(best + tuple(now), keep)
+        beta = ranking_cutoff(best, keep, cutoff)
+        start = time.perf_counter()
+        total = int(searcher.opener_total(row, beta=beta))
+        out.append((row, total, time.perf_counter() - start, beta))
+        if beta is None or total < beta:
+            best = _best(best + ((total, row),), keep)
+    return out
+
+
+def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int | None = None,
+                 options: SearchOptions | None = None, folder: Path | None = None,
+                 progress: Callable[[OpenerTotal, int | None], None] | None = None, selection: str = "all",
+                 save_seconds: float = SAVE_SECONDS, started: Callable[[int, int], None] | None = None) -> Ranking:
+    """Rank openers exactly with a shared cut-off; results go to the ranking file as they come.
+
+    `rows` in the order to evaluate them (best by the cheap score first, so that the cut-off is
+    low early). The cut-off is one more than the `keep`-th best exact total found so far (and at
+    most `cutoff`): an opener that provably cannot enter the best `keep` is abandoned with a proven
+    lower bound. Tasks (a group of anagrams each, `groups`) go to the current backend
+    (`pipeline.cluster`) a few at a time, each with the best exact totals of the moment; on a Dask
+    cluster these are also a shared `Variable` that running tasks read between openers, and a task
+    lowers its cut-off with its own exact totals too (`_rank_task`).
+
+    Resumable: openers already in the file are skipped (a cut-off one is evaluated again only if
+    its bound is below the cut-off now: a larger `keep` than before); the file is rewritten
+    atomically every `save_seconds`, at the end, and when the run stops on an error or Ctrl-C.
+    `started(to evaluate, already in the file)` is called once, then `progress(result, cutoff)` for
+    each opener as its task finishes.
+    """
+    from pipeline import cluster
+
+    if keep < 1:
+        raise ValueError(f"--top must be at least 1, got {keep}")
+    if cutoff is not None and cutoff < 1:
+        raise ValueError(f"--cutoff must be at least 1, got {cutoff}")
+    options = options or default_options(game)
+    if not options.proves:
+        raise ValueError("exact opener totals need a prove-mode search")
+    rows = [int(r) for r in dict.fromkeys(int(r) for r in rows)]
+    known = load_ranking(game, options, folder)
+    state = {"best": _best(((r.total, r.row) for r in known.values() if r.proven_exact), keep),
+             "saved": time.monotonic(), "new": 0}
+
+    def beta() -> int | None:
+        return ranking_cutoff(state["best"], keep, cutoff)
+
+    start = beta()
+    todo = [r for r in rows if r not in known
+            or (not known[r].proven_exact and (start is None or known[r].total < start))]
+    if started is not None:
+        started(len(todo), len(rows) - len(todo))
+    backend = cluster.current()
+    extra = {"cutoff_rule": cutoff_rule(keep, cutoff), "selection": selection, "backend": backend.name}
+
+    def save() -> Path:
+        state["saved"] = time.monotonic()
+        return write_ranking(game, known.values(), options, {**extra, "cutoff": beta() or "none"}, folder)
+
+    def calls():
+        for group in groups(game, todo):
+            yield options, group, keep, cutoff, state["best"], shared.name
+
+    shared = backend.shared(state["best"])
+    window = max(2, WINDOW * backend.workers)
+    try:
+        for out in backend.imap_unordered(_rank_task, calls(), game, table, window=window):
+            before = state["best"]
+            for row, total, seconds, used in out:
+                result = OpenerTotal(row, game.labels[row], total, used is None or total < used, seconds)
+                known[row] = result
+                state["new"] += 1
+                if result.proven_exact:
+                    state["best"] = _best(state["best"] + ((total, row),), keep)
+                if progress is not None:
+                    progress(result, beta())
+            if state["best"] != before:
+                shared.set(state["best"])
+            if time.monotonic() - state["saved"] >= save_seconds:
+                save()
+    finally:
+        shared.close()
+        if state["new"] or not ranking_path(game, folder).exists():
+            save()
+    return Ranking(sorted(known.values(), key=_sort_key), ranking_path(game, folder), state["new"],
+                   len(rows) - len(todo), beta())

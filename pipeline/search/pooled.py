@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.search.build import ClassResult, _load, _save
+from pipeline.search.build import ClassResult, _save, finished_classes
 from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
 from pipeline.trees import Nodes
 from solver import artifacts, kernels
@@ -91,18 +91,23 @@ def build(game: Game, plan: PooledPlan, jobs: int = 2, progress=None, folder: Pa
     groups.sort(key=lambda item: -item[1].size)
     checkpoint = (folder or artifacts.artifacts_dir()) / ".checkpoints" / f"{game.key}-{_tag(plan)}"
     checkpoint.mkdir(parents=True, exist_ok=True)
-    done = {}
-    for path in checkpoint.glob("class-*.npz"):
-        result = _load(path)
-        if result is not None:
-            done[result.code] = result
+    done = finished_classes(checkpoint)
     if progress:
         progress(0, len(groups))
         progress(len(done), None)
     todo = [(code, group) for code, group in groups if code not in done]
     key = (game.name, game.variant)
-    tasks = (delayed(solve_class)(key, plan, code, group, checkpoint) for code, group in todo)
-    for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+    from pipeline import cluster
+
+    if cluster.current().distributed:  # classes as tasks of the cluster; checkpoints written here
+        runs = cluster.current().imap_unordered(solve_class, [(key, plan, code, group, checkpoint)
+                                                              for code, group in todo], scratch=checkpoint)
+    else:
+        runs = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(solve_class)(key, plan, code, group, checkpoint) for code, group in todo)
+    for result in runs:
+        if cluster.current().distributed:
+            _save(checkpoint / f"class-{result.code}.npz", result)
         done[result.code] = result
         if progress:
             progress(1, None)

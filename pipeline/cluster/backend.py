@@ -1,0 +1,484 @@
+"""Where the pipeline's parallel tasks run: local worker processes (the default) or a Dask cluster.
+
+The builds hand their coarse tasks (one root class or unit of a tree, one root child of a greedy
+tree, one group of anagram openers) to the *current* backend (`current`, set by `open_backend` /
+`using` around a build):
+
+* `Local` (the default, no Dask needed): the builds keep their joblib processes (Numba on one
+  thread in each); the opener ranking (`pipeline.search.openers.rank_openers`) uses loky's
+  reusable executor, handing out tasks a few at a time with the current cut-off.
+* `Dask` (`pip install 'deduce[dask]'`): a `distributed.Client` on a running scheduler
+  (``tcp://host:port``), or on a `LocalCluster` started here (worker processes on 127.0.0.1, one
+  thread each). Tasks go to the scheduler one future each (`Client.submit`); a worker that dies
+  loses only the tasks it held, which the scheduler gives to another worker (a task that kills
+  three workers fails the run, Dask's ``allowed-failures``). Results come back to this process,
+  which alone writes the artifacts and checkpoints.
+
+What a task carries: the game's key (name, variant) and fingerprint when the game is registered
+(the worker rebuilds it with `solver.games.get_game` and checks the fingerprint, so a worker with
+other word lists or rule code fails loudly instead of computing something else), the pickled game
+otherwise; for the feedback table only its sha256: each worker process computes the table once
+(`pipeline.tables.compute_table`, kept per process, `worker_table`) and checks it against that
+digest. A checkpoint folder of this machine (`Scratch` in the arguments) becomes a temporary folder
+of the worker, removed after the task: the caller saves the returned result itself.
+
+Worker processes run one task at a time (a lock per process: the search's per-process caches are
+not thread-safe), so start Dask workers with one thread each (``dask worker --nthreads 1
+--nworkers N``).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import threading
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+
+from solver.game import Game
+from solver.games import UsageError, registered
+from solver.limits import excerpt
+
+BACKENDS = ("local", "dask")
+MISSING_DASK = "--backend dask needs the dask extra: pip install 'deduce[dask]'"
+CONNECT_SECONDS = 10  # to reach a scheduler
+WORKER_SECONDS = 60  # for a first worker to join a scheduler that has none
+SHARED_SECONDS = 5  # a task waits at most this long for a shared value (then keeps its own)
+SHARED_FRESH = 0.5  # a worker reads a shared value again after this many seconds (else its last read)
+
+
+class ClusterError(ValueError):
+    """The cluster cannot run the pipeline's tasks (printed as one line by the command line, exit 1)."""
+
+
+class MissingExtraError(ClusterError):
+    """`--backend dask` without the dask extra installed."""
+
+
+def check_options(backend: str, scheduler: str | None) -> None:
+    """Raise UsageError for a backend name or option combination that makes no sense, and
+    MissingExtraError for `dask` without the dask extra (before any work)."""
+    if backend not in BACKENDS:
+        raise UsageError(f"--backend is local or dask, not {excerpt(backend)}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    if scheduler is not None and not scheduler.strip():
+        raise UsageError("--scheduler is empty: give the scheduler's address, tcp://HOST:PORT")
+    if backend == "dask":
+        import_distributed()
+
+
+def import_distributed():
+    """Return the `distributed` module; MissingExtraError (one line) when the extra is not installed."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingExtraError(MISSING_DASK) from None
+    return distributed
+
+
+# -- what a task carries ------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class GameRef:
+    """How a worker gets the task's game: by registry key (checked by fingerprint), or shipped."""
+
+    key: tuple[str, str] | None
+    fingerprint: str
+    game: Game | None = None  # only for a game the registry does not know (user word lists, tests)
+
+    @classmethod
+    def of(cls, game: Game) -> "GameRef":
+        key = registered(game)
+        return cls(key, game.fingerprint(), None if key is not None else game)
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Stands in a task's arguments for a checkpoint folder of this machine: the worker writes into
+    a temporary folder of its own instead (the caller saves the returned result)."""
+
+
+SCRATCH = Scratch()
+
+_LOCK = threading.RLock()  # one task at a time per worker process
+_GAMES: dict[str, Game] = {}
+_TABLES: dict[tuple[str, str], np.ndarray] = {}
+_SHARED: dict[str, tuple[Any, float]] = {}
+
+
+def table_digest(table: np.ndarray | None) -> str | None:
+    """Return the sha256 of a feedback table's shape, type and codes (None for no table)."""
+    if table is None:
+        return None
+    digest = hashlib.sha256(f"{table.shape}|{table.dtype.str}".encode())
+    digest.update(memoryview(np.ascontiguousarray(table)).cast("B"))
+    return digest.hexdigest()
+
+
+def worker_game(ref: GameRef) -> Game:
+    """Return the task's game in this process (made once per fingerprint); ClusterError if this
+    process's registry makes another game than the client's (other word lists or rule code)."""
+    found = _GAMES.get(ref.fingerprint)
+    if found is not None:
+        return found
+    if ref.key is None:
+        game = ref.game
+    else:
+        from solver.games import get_game
+
+        game = get_game(*ref.key)
+    if game.fingerprint() != ref.fingerprint:
+        raise ClusterError(f"worker {_where()}: {game.key} has other word lists or rules than the client's "
+                           "(install the same version of deduce on every worker)")
+    if len(_GAMES) >= 8:
+        _GAMES.clear()
+    _GAMES[ref.fingerprint] = game
+    return game
+
+
+def worker_table(game: Game, digest: str | None) -> np.ndarray | None:
+    """Return the game's full feedback table in this process (computed once, then kept; one table
+    at a time, they are large), checked against the client's digest."""
+    if digest is None:
+        return None
+    key = (game.fingerprint(), digest)
+    found = _TABLES.get(key)
+    if found is None:
+        from pipeline.tables import compute_table
+
+        _TABLES.clear()
+        found = compute_table(game)
+        if table_digest(found) != digest:
+            raise ClusterError(f"worker {_where()}: the feedback table of {game.key} differs from the client's "
+                               "(install the same version of deduce on every worker)")
+        _TABLES[key] = found
+    return found
+
+
+def _where() -> str:
+    import socket
+
+    return f"{socket.gethostname()} (pid {os.getpid()})"
+
+
+def _one_thread() -> None:
+    try:
+        import numba
+
+        numba.set_num_threads(1)  # one process per core: no nested thread pools
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def run_task(fn: Callable, game_ref: GameRef | None, digest: str | None, args: tuple) -> Any:
+    """Run one task in a worker: `fn(game, table, *args)` (`fn(*args)` without a game), with
+    `Scratch` arguments replaced by a temporary folder removed afterwards."""
+    with _LOCK:
+        _one_thread()
+        with tempfile.TemporaryDirectory(prefix="deduce-task-") as scratch:
+            args = tuple(Path(scratch) if isinstance(a, Scratch) else a for a in args)
+            if game_ref is None:
+                return fn(*args)
+            game = worker_game(game_ref)
+            return fn(game, worker_table(game, digest), *args)
+
+
+def _probe() -> tuple[str, int]:
+    from solver import artifacts
+
+    return artifacts.CODE_VERSION, os.getpid()
+
+
+def read_shared(name: str | None) -> Any:
+    """In a task on a Dask worker: the current value of the run's shared variable `name` (None
+    elsewhere, without a name, or when it cannot be read in time: the value is advisory)."""
+    if name is None:
+        return None
+    try:
+        from distributed import Variable, get_worker
+
+        get_worker()
+    except (ImportError, ValueError):
+        return None
+    import time
+
+    known = _SHARED.get(name)
+    if known is not None and time.monotonic() - known[1] < SHARED_FRESH:
+        return known[0]
+    try:
+        value = Variable(name).get(timeout=SHARED_SECONDS)
+    except Exception:  # noqa: BLE001 - a task keeps the value it was given
+        return None
+    _SHARED.clear()  # one run at a time
+    _SHARED[name] = (value, time.monotonic())
+    return value
+
+
+# -- the backends -----------------------------------------------------------------------------
+def _swap(args: tuple, scratch: Path | None) -> tuple:
+    if scratch is None:
+        return tuple(args)
+    return tuple(SCRATCH if isinstance(a, Path) and a == scratch else a for a in args)
+
+
+class Local:
+    """This machine: the builds' joblib processes; `imap_unordered` on loky's reusable executor."""
+
+    name = "local"
+    distributed = False
+
+    def __init__(self, jobs: int = 2):
+        self.jobs = jobs
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def jobs_for(self, jobs: int) -> int:
+        """Return the `jobs` a build should use with this backend."""
+        return jobs
+
+    def shared(self, value: Any) -> "Shared":
+        """Return a channel for a value running tasks may read: none here (tasks get it as an argument)."""
+        return Shared(None, None)
+
+    def imap_unordered(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None,
+                       table: np.ndarray | None = None, window: int | None = None) -> Iterator[Any]:
+        """Yield the results of `fn(game, table, *args)` for each `args` of `calls`, as they finish.
+
+        `calls` is read lazily: at most `window` tasks (default twice the jobs) are out at once, and
+        the next `args` is taken only after the previous result was handed out, so a caller that
+        updates what `calls` yields (a cut-off) between results passes the update on.
+        """
+        if self.jobs == 1:
+            for args in calls:
+                yield fn(game, table, *args) if game is not None else fn(*args)
+            return
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        from joblib.externals.loky import get_reusable_executor
+
+        executor = get_reusable_executor(max_workers=self.jobs)
+        ref = GameRef.of(game) if game is not None else None
+        digest = table_digest(table)
+        limit = window or 2 * self.jobs
+        calls = iter(calls)
+        pending: set = set()
+        try:
+            while True:
+                while len(pending) < limit:
+                    args = next(calls, None)
+                    if args is None:
+                        break
+                    pending.add(executor.submit(run_task, fn, ref, digest, tuple(args)))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+class Shared:
+    """A value the client sets and running tasks read (`read_shared(name)`): a Dask `Variable`."""
+
+    def __init__(self, name: str | None, variable):
+        self.name, self._variable = name, variable
+
+    def set(self, value: Any) -> None:
+        if self._variable is not None:
+            self._variable.set(value)
+
+    def close(self) -> None:
+        if self._variable is not None:
+            try:
+                self._variable.delete()
+            except Exception:  # noqa: BLE001 - the cluster may be gone already
+                pass
+
+
+class Dask:
+    """A Dask cluster reached through a `distributed.Client` (its own `LocalCluster` when `cluster`)."""
+
+    name = "dask"
+    distributed = True
+
+    def __init__(self, client, cluster=None):
+        self.client, self.cluster = client, cluster
+
+    @classmethod
+    def connect(cls, scheduler: str | None = None, jobs: int = 2) -> "Dask":
+        """Connect to the scheduler at `scheduler`, or start a LocalCluster of `jobs` worker processes
+        (one thread each, on 127.0.0.1, no dashboard); check the workers can run deduce's tasks."""
+        distributed = import_distributed()
+        cluster = None
+        if scheduler is None:
+            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                               dashboard_address=None, silence_logs=logging.ERROR, memory_limit=0)
+            client = distributed.Client(cluster, set_as_default=False)
+        else:
+            try:
+                client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+            except (OSError, ValueError) as err:
+                raise ClusterError(f"cannot reach the Dask scheduler {excerpt(scheduler)}: "
+                                   f"{' '.join(str(err).split())}") from None
+        backend = cls(client, cluster)
+        try:
+            backend.check()
+        except BaseException:
+            backend.close()
+            raise
+        return backend
+
+    def check(self) -> None:
+        """Wait for a first worker; ClusterError unless every worker runs this version of deduce."""
+        from solver import artifacts
+
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_SECONDS)
+        except Exception:  # noqa: BLE001 - distributed's TimeoutError
+            raise ClusterError(f"no Dask worker joined the scheduler within {WORKER_SECONDS} s") from None
+        try:
+            versions = self.client.run(_probe)
+        except Exception as err:  # noqa: BLE001 - e.g. the workers cannot import deduce
+            raise ClusterError(f"the Dask workers cannot run deduce's tasks ({type(err).__name__}: "
+                               f"{' '.join(str(err).split())}): install deduce on every worker") from None
+        other = sorted(address for address, (version, _) in versions.items() if version != artifacts.CODE_VERSION)
+        if other:
+            raise ClusterError(f"Dask workers {', '.join(other)} run another version of deduce than "
+                               f"{artifacts.CODE_VERSION}")
+
+    @property
+    def workers(self) -> int:
+        """Return the worker threads the scheduler knows now (at least 1)."""
+        info = self.client.scheduler_info(n_workers=-1)["workers"]
+        return max(1, sum(int(w.get("nthreads", 1)) for w in info.values()))
+
+    def jobs_for(self, jobs: int) -> int:
+        """Return the `jobs` a build should use: the cluster's workers, at least 2 (so that every
+        build takes its parallel path, which sends its tasks here)."""
+        return max(2, self.workers)
+
+    def worker_pids(self) -> dict[str, int]:
+        """Return {worker address: process id} (the tests kill one)."""
+        return self.client.run(os.getpid)
+
+    def shared(self, value: Any) -> Shared:
+        """Return a new shared variable set to `value` (`read_shared(shared.name)` in the tasks)."""
+        from distributed import Variable
+
+        name = f"deduce-shared-{uuid.uuid4().hex}"
+        variable = Variable(name, client=self.client)
+        variable.set(value)
+        return Shared(name, variable)
+
+    def _submit(self, fn: Callable, ref, digest, args: tuple):
+        name = getattr(fn, "__name__", "task").strip("_") or "task"
+        return self.client.submit(run_task, fn, ref, digest, tuple(args), pure=False,
+                                  key=f"deduce-{name}-{uuid.uuid4().hex}")
+
+    def imap_unordered(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None,
+                       table: np.ndarray | None = None, window: int | None = None,
+                       scratch: Path | None = None) -> Iterator[Any]:
+        """Yield the results of `fn(game, table, *args)` for each `args` of `calls`, as they finish
+        (`fn(*args)` without a game); `window`: at most this many tasks out at once (default: all),
+        `calls` read lazily as in `Local.imap_unordered`. Arguments equal to `scratch` (a checkpoint
+        folder) become a worker's temporary folder. A task's error is raised here; the tasks not
+        finished are cancelled when the generator is closed."""
+        from distributed import as_completed
+
+        ref = GameRef.of(game) if game is not None else None
+        digest = table_digest(table)
+        calls = iter(calls)
+        running = as_completed(loop=self.client.loop)
+        out = []
+
+        def fill() -> None:
+            while window is None or running.count() < window:
+                args = next(calls, None)
+                if args is None:
+                    return
+                future = self._submit(fn, ref, digest, _swap(args, scratch))
+                out.append(future)
+                running.add(future)
+
+        try:
+            fill()
+            while not running.is_empty():
+                future = next(running)
+                result = future.result()
+                future.release()
+                yield result
+                fill()
+        finally:
+            for future in out:
+                if not future.done():
+                    future.cancel()
+
+    def map(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None, table: np.ndarray | None = None,
+            scratch: Path | None = None) -> Iterator[Any]:
+        """Yield the results of every call in the order of `calls` (all submitted at once)."""
+        ref = GameRef.of(game) if game is not None else None
+        digest = table_digest(table)
+        futures = [self._submit(fn, ref, digest, _swap(args, scratch)) for args in calls]
+        try:
+            for future in futures:
+                yield future.result()
+                future.release()
+        finally:
+            for future in futures:
+                if not future.done():
+                    future.cancel()
+
+    def close(self) -> None:
+        """Disconnect (and stop the LocalCluster this backend started)."""
+        for part in (self.client, self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # noqa: BLE001 - closing what may be broken already
+                    pass
+
+
+_current: Local | Dask = Local()
+
+
+def current() -> Local | Dask:
+    """Return the backend the builds hand their tasks to (default: `Local`)."""
+    return _current
+
+
+@contextmanager
+def using(backend: Local | Dask) -> Iterator[Local | Dask]:
+    """Make `backend` the current one within the block."""
+    global _current
+    before, _current = _current, backend
+    try:
+        yield backend
+    finally:
+        _current = before
+
+
+@contextmanager
+def open_backend(kind: str = "local", scheduler: str | None = None, jobs: int = 2) -> Iterator[Local | Dask]:
+    """Yield the backend named `kind` as the current one: `local` with `jobs` processes, or `dask`
+    on the scheduler at `scheduler` (None: a LocalCluster of `jobs` workers, closed at the end)."""
+    check_options(kind, scheduler)
+    if kind == "local":
+        with using(Local(jobs)) as backend:
+            yield backend
+        return
+    backend = Dask.connect(scheduler, jobs)
+    try:
+        with using(backend):
+            yield backend
+    finally:
+        backend.close()
