@@ -1,7 +1,7 @@
 """The pipeline on a Dask cluster (`pipeline.cluster`): the same artifacts as a local build.
 
 A real LocalCluster for the module (a scheduler and 2 worker processes of one thread each, on
-127.0.0.1, no dashboard). Trees (exact with and without units below the root, greedy, pooled) built
+127.0.0.1, the status page on a free loopback port). Trees (exact with and without units below the root, greedy, pooled) built
 through it equal the local ones node for node (and in their artifact's `content_sha256`); an opener
 ranking through it has the local ranking's exact totals; a worker killed during a run loses only its
 tasks. Also the command-line options and their errors (these need no cluster). Skipped where
@@ -21,7 +21,7 @@ import pytest
 from pipeline import cluster
 from pipeline.search.build import Plan, build, build_tree, checkpoint_dir
 from pipeline.search.engine import SearchOptions
-from pipeline.search.openers import (OPENERS, cheap_ranking, content_digest, load_ranking, rank_openers,
+from pipeline.search.openers import (OPENERS, cheap_ranking, load_ranking, rank_openers,
                                      ranking_path, slice_rows)
 from solver import artifacts, kernels, mastermind
 from solver.games import get_game
@@ -33,7 +33,7 @@ from tests.test_cli import assert_error, invoke, ok
 def dask_cluster():
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install '.[dask]'")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, memory_limit=0, silence_logs=logging.ERROR) as local, \
+                                  dashboard_address="127.0.0.1:0", memory_limit=0, silence_logs=logging.ERROR) as local, \
             distributed.Client(local, set_as_default=False) as client:
         client.wait_for_workers(2, timeout=60)
         yield cluster.Dask(client)
@@ -138,7 +138,7 @@ def test_opener_ranking_through_the_cluster_is_the_local_one(dask_cluster, ranki
     table_read = pq.read_table(path)
     meta = {k.decode(): v.decode() for k, v in table_read.schema.metadata.items()}
     assert table_read.schema.names == ["opener", "total", "proven", "seconds"]
-    assert meta["content_sha256"] == content_digest(table_read) and meta["kind"] == OPENERS
+    assert meta["content_sha256"] == artifacts.content_digest(table_read) and meta["kind"] == OPENERS
     assert meta["fingerprint"] == game.fingerprint() and meta["backend"] == "dask"
     assert meta["cutoff_rule"].startswith("top3:") and meta["code_version"] == artifacts.CODE_VERSION
     assert set(load_ranking(game, SearchOptions(max_guesses=6), tmp_path / "dask")) == set(rows)

@@ -5,7 +5,7 @@ tree, one group of anagram openers) to the *current* backend (`current`, set by 
 `using` around a build):
 
 * `Local` (the default, no Dask needed): the builds keep their joblib processes (Numba on one
-  thread in each); the opener ranking (`pipeline.search.openers.rank_openers`) uses loky's
+  thread in each); the opener ranking (`pipeline.search.openers.rank_openers`) uses joblib's
   reusable executor, handing out tasks a few at a time with the current cut-off.
 * `Dask` (`pip install 'deduce[dask]'`): a `distributed.Client` on a running scheduler
   (``tcp://host:port``), or on a `LocalCluster` started here (worker processes on 127.0.0.1, one
@@ -262,9 +262,11 @@ class Local:
             return
         from concurrent.futures import FIRST_COMPLETED, wait
 
-        from joblib.externals.loky import get_reusable_executor
+        from joblib.executor import get_memmapping_executor
 
-        executor = get_reusable_executor(max_workers=self.jobs)
+        # joblib's own reusable executor: loky's, taken directly, would replace the one joblib's
+        # Parallel reuses by an executor without joblib's temporary-folder manager
+        executor = get_memmapping_executor(self.jobs)
         ref = GameRef.of(game) if game is not None else None
         digest = table_digest(table)
         limit = window or 2 * self.jobs
@@ -317,12 +319,12 @@ class Dask:
     @classmethod
     def connect(cls, scheduler: str | None = None, jobs: int = 2) -> "Dask":
         """Connect to the scheduler at `scheduler`, or start a LocalCluster of `jobs` worker processes
-        (one thread each, on 127.0.0.1, no dashboard); check the workers can run deduce's tasks."""
+        (one thread each, on 127.0.0.1, the status page on a free loopback port); check the workers can run deduce's tasks."""
         distributed = import_distributed()
         cluster = None
         if scheduler is None:
             cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                               dashboard_address=None, silence_logs=logging.ERROR, memory_limit=0)
+                                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, memory_limit=0)
             client = distributed.Client(cluster, set_as_default=False)
         else:
             try:
