@@ -23,11 +23,28 @@ class BuildResult:
     seconds: float
 
 
+def _block(game: Game, _table, start: int, stop: int) -> tuple[int, np.ndarray]:
+    """Return (start, codes of guess rows start..stop-1): one task of a table built on a cluster."""
+    from solver import kernels
+
+    return start, kernels.feedback_table(game, np.arange(start, stop))
+
+
 def compute_table(game: Game, on_rows=None) -> np.ndarray:
-    """Return codes[n_guesses, n_targets] for `game`, computed in blocks of guess rows."""
+    """Return codes[n_guesses, n_targets] for `game`, computed in blocks of guess rows (on the
+    cluster's workers, one task per block, when the current backend is distributed)."""
+    from pipeline import cluster
     from solver import kernels
 
     out = np.empty((game.n_guesses, game.n_targets), dtype=game.code_dtype)
+    backend = cluster.current()
+    if backend.distributed:
+        blocks = [(start, min(start + BLOCK_ROWS, game.n_guesses)) for start in range(0, game.n_guesses, BLOCK_ROWS)]
+        for start, codes in backend.imap_unordered(_block, blocks, game=game):
+            out[start:start + codes.shape[0]] = codes
+            if on_rows:
+                on_rows(codes.shape[0])
+        return out
     for start in range(0, game.n_guesses, BLOCK_ROWS):
         stop = min(start + BLOCK_ROWS, game.n_guesses)
         out[start:stop] = kernels.feedback_table(game, np.arange(start, stop))

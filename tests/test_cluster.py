@@ -225,3 +225,17 @@ def test_slices():
     assert slice_rows(order, best=3, random=5, seed=1) != picked
     assert slice_rows(order) == order
     assert np.all(np.isin(picked, order))
+
+
+def test_table_blocks_through_the_cluster_are_the_local_table(dask_cluster, tmp_path):
+    from pipeline.tables import BLOCK_ROWS, build_table, compute_table
+
+    game = exhaustive.small_wordle(300, seed=2, extra_guesses=BLOCK_ROWS * 2)  # three blocks of guess rows
+    local = compute_table(game)
+    rows = []
+    with cluster.using(dask_cluster):
+        remote = compute_table(game, on_rows=rows.append)
+        build_table(game, tmp_path, force=True)
+    assert np.array_equal(local, remote) and sum(rows) == game.n_guesses and len(rows) == 3
+    table, _ = artifacts.read(artifacts.TABLE, game, tmp_path)
+    assert np.array_equal(artifacts.table_to_numpy(table, game), local)
