@@ -1,6 +1,6 @@
 // Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
 // says what is left and what to play next, and why.
-import { api, displayTitle, el, fill, loadJSON, number, saveJSON, setError } from "./common.js";
+import { api, byId, displayTitle, el, fill, loadJSON, number, saveJSON, setError } from "./common.js";
 
 const LENGTH = 5;
 const STATE = { G: "correct", Y: "present", R: "absent" };
@@ -25,7 +25,7 @@ export function parseMarks(text) {
 }
 
 export function initCoach(games) {
-  const $ = (id) => document.getElementById(id);
+  const $ = byId;
   const variants = games.filter((g) => g.game === "wordle" && (g.feedback?.length ?? LENGTH) === LENGTH);
   const select = $("coach-variant");
   const guessInput = $("coach-guess");

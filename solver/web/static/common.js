@@ -44,6 +44,9 @@ export async function api(method, url, body) {
 }
 
 /** Build an element: el("p", {class: "x", onclick: f}, "text", child, ...). Strings become text nodes. */
+/** Return the element with this id. */
+export const byId = (id) => document.getElementById(id);
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {

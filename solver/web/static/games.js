@@ -1,6 +1,6 @@
 // Other games (Mastermind, Bulls and Cows, cards, battleship): the solver guesses a secret the
 // person keeps in mind, or the person guesses a secret the page draws.
-import { api, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError } from "./common.js";
+import { api, byId, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError } from "./common.js";
 
 const LIST_LIMIT = 30;
 
@@ -9,7 +9,7 @@ function nice(name) {
 }
 
 export function initGames(allGames) {
-  const $ = (id) => document.getElementById(id);
+  const $ = byId;
   const games = allGames.filter((g) => g.feedback?.kind === "fields");
   const select = $("games-select");
   fillSelect(select, games, games.find((g) => g.game === "mastermind" && g.default) ? "mastermind/default" : null);

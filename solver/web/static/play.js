@@ -1,5 +1,5 @@
 // Wordle, play: the board, the on-screen keyboard, statistics and the share grid.
-import { api, barChart, el, fill, loadJSON, saveJSON } from "./common.js";
+import { api, byId, barChart, el, fill, loadJSON, saveJSON } from "./common.js";
 
 const LENGTH = 5;
 const ROWS = 6;
@@ -15,7 +15,7 @@ const CONTRAST_KEY = "deduce.wordle.contrast";
 const HARD_KEY = "deduce.wordle.hard";
 
 export function initPlay() {
-  const $ = (id) => document.getElementById(id);
+  const $ = byId;
   const board = $("play-board");
   const keyboard = $("play-keyboard");
   const toast = $("play-toast");

@@ -1,7 +1,7 @@
 // Tree explorer: walk a precomputed decision tree node by node. The path lives in the URL hash:
 // #tree/<game>/<variant>/<guess>=<feedback>,<guess>=<feedback>,... (Wordle marks like RRYRG; the
 // other games' numbers joined by dots, e.g. 1.0.2), so a link opens the same node.
-import { api, barChart, el, feedbackText, fill, fillSelect, findGame, number, setError } from "./common.js";
+import { api, byId, barChart, el, feedbackText, fill, fillSelect, findGame, number, setError } from "./common.js";
 
 const STATE = { G: "correct", Y: "present", R: "absent" };
 
@@ -22,7 +22,7 @@ export function decodePath(text, marks) {
 }
 
 export function initTree(allGames) {
-  const $ = (id) => document.getElementById(id);
+  const $ = byId;
   const games = allGames.filter((g) => g.has_tree);
   const select = $("tree-select");
   const error = $("tree-error");
