@@ -8,6 +8,9 @@ the README.
 """
 from __future__ import annotations
 
+import asyncio
+import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -16,6 +19,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from solver.analysis.boards import play
+from solver.core.engine import Solver, get_solver
+from solver.core.registry import all_variants, get_game
+from solver.core.strategy import LIVE_BUDGET
+from solver.games import battleship, cards, wordle
+from solver.games.boards import guesses_allowed
 
 WARM_RUNS = 5
 
@@ -31,7 +41,7 @@ def _median_time(fn, runs: int = WARM_RUNS) -> float:
 
 def bench_tables() -> None:
     """Print first-call (compile) and warm build times of the Wordle and Battleship tables."""
-    from solver import battleship, kernels, wordle
+    from solver.core import kernels  # defers Numba to the compute path
 
     for game in (wordle.game(), battleship.game()):
         start = time.perf_counter()
@@ -45,12 +55,11 @@ def bench_tables() -> None:
 
 def bench_runtime() -> None:
     """Print solver import time, on-tree next_guess latency and the Wordle live-fallback latency."""
-    code = "import time; t = time.perf_counter(); import solver.wordle; print(time.perf_counter() - t)"
+    code = "import time; t = time.perf_counter(); import solver.games.wordle; print(time.perf_counter() - t)"
     imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                     check=True).stdout) for _ in range(5)]
-    print(f"import solver.wordle: median {statistics.median(imports) * 1e3:.0f} ms over 5 fresh processes")
+    print(f"import solver.games.wordle: median {statistics.median(imports) * 1e3:.0f} ms over 5 fresh processes")
 
-    from solver import wordle
 
     answers = wordle.builtin_answers()
     latencies = []
@@ -83,7 +92,7 @@ LIVE_RUNS = 3  # timed runs of each live guess; the slowest is reported
 
 def largest_class(game, row: int) -> tuple[object, int]:
     """Return (feedback in the game's format, candidates left) of the largest class of guess `row` at the root."""
-    from solver import kernels
+    from solver.core import kernels  # defers Numba to the compute path
 
     counts = np.bincount(kernels.feedback_table(game, [row])[0], minlength=game.n_codes)
     counts[game.win_code] = 0
@@ -109,10 +118,6 @@ def live_cases(solver) -> list[tuple[str, object]]:
 def bench_live() -> None:
     """Print, per game variant without its tree, the slowest warm live guess (seconds) from the root
     and from mid-game states, and how much of the guess pool each scored within the budget."""
-    from solver.engine import Solver
-    from solver.games import all_variants, get_game
-    from solver.strategy import LIVE_BUDGET
-
     worst_of_all = (0.0, "")
     for name, variant in all_variants():
         solver = Solver(get_game(name, variant), use_tree=False)  # no tree: every guess is live
@@ -135,9 +140,6 @@ def bench_live() -> None:
 
 def bench_cards4() -> None:
     """Replay the cards n=4 tree against all 270725 answers and compare with its metadata."""
-    from solver import cards
-    from solver.engine import get_solver
-
     game = cards.game(4)
     solver = get_solver(game)
     tree = solver.tree
@@ -164,12 +166,11 @@ def bench_cards4() -> None:
 
 def bench_exact() -> None:
     """Print the exact search's warm times on one core: SALET proofs (normal, hard), Mastermind's."""
-    import numba
+    import numba  # defers Numba to the compute path
 
-    from pipeline.search.build import Plan, build
-    from pipeline.search.engine import SearchOptions, Searcher
-    from pipeline.tables import load_table
-    from solver.games import get_game
+    from pipeline.search.build import Plan, build  # defers the pipeline (Numba, pyarrow) to this command
+    from pipeline.search.engine import Searcher, SearchOptions  # defers the pipeline (Numba, pyarrow) to this command
+    from pipeline.tables import load_table  # defers the pipeline (Numba, pyarrow) to this command
 
     numba.set_num_threads(1)
     table = load_table(get_game("wordle", "normal"))
@@ -194,66 +195,10 @@ def bench_exact() -> None:
           f"{time.perf_counter() - start:.2f} s, {built.stats.nodes} nodes, memo hit rate {built.stats.hit_rate:.1%}")
 
 
-STATE_GAMES = 1_000_000
-
-_LOAD_STATE = """
-import resource, sys, time, tracemalloc
-from solver.wordle_game import load_state
-
-def peak_rss():  # VmHWM: this process's own peak (ru_maxrss keeps the parent's across exec)
-    try:
-        with open("/proc/self/status") as status:
-            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-
-if sys.argv[2] == "traced":
-    tracemalloc.start()
-before = peak_rss()
-start = time.perf_counter()
-state = load_state(sys.argv[1])
-seconds = time.perf_counter() - start
-traced = tracemalloc.get_traced_memory()[1] if tracemalloc.is_tracing() else 0
-print(seconds, peak_rss() - before, traced, len(state.games))
-"""
-
-
-def synthetic_state(games: int, seed: int = 1):
-    """Return a `wordle` State with `games` random games: 1-6 guesses, the last the answer in 19 of 20."""
-    from solver.wordle_game import State
-    from solver.wordlists import builtin_answers, builtin_guesses
-
-    rng = np.random.default_rng(seed)
-    answers, guesses = builtin_answers(), builtin_guesses()
-    picked = rng.integers(0, len(answers), games).tolist()
-    counts = rng.integers(1, 7, games).tolist()
-    won = (rng.random(games) < 0.95).tolist()
-    words = iter(rng.integers(0, len(guesses), 6 * games).tolist())
-    history = []
-    for answer, count, win in zip(picked, counts, won):
-        played = [guesses[next(words)] for _ in range(count - win)]
-        history.append({"answer": answers[answer], "guesses": played + [answers[answer]] * win})
-    return State(games, history)
-
-
 def bench_state() -> None:
-    """Print the size, save time, load time and load peak memory of a 1,000,000-game state file."""
-    state = synthetic_state(STATE_GAMES)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "state.json"
-        start = time.perf_counter()
-        path.write_text(state.to_json(), encoding="utf-8")
-        save = time.perf_counter() - start
-        del state
-        runs = []
-        for mode in ("timed", "timed", "timed", "traced"):  # fresh processes: the peaks are the load's own
-            out = subprocess.run([sys.executable, "-c", _LOAD_STATE, str(path), mode], capture_output=True, text=True,
-                                 check=True).stdout.split()
-            runs.append((float(out[0]), int(out[1]), int(out[2])))
-        size = path.stat().st_size
-    print(f"wordle state file, {STATE_GAMES} games: {size / 1e6:.0f} MB, saved in {save:.2f} s; load median "
-          f"{statistics.median(t for t, _, _ in runs[:3]):.2f} s over 3 fresh processes, peak RSS "
-          f"+{max(m for _, m, _ in runs[:3]) / 1e6:.0f} MB, tracemalloc peak {runs[3][2] / 1e6:.0f} MB")
+    """Print the `wordle` program's state-file figures (`python -m solver.wordle_program.bench`: a face's
+    own benchmark, run in its own process so that the pipeline imports no face)."""
+    subprocess.run([sys.executable, "-m", "solver.wordle_program.bench"], check=True)
 
 
 BOARD_GAMES = 200  # random sets of answers per number of boards
@@ -263,10 +208,6 @@ def bench_boards() -> None:
     """Print, for Dordle and Quordle on the original lists, the guesses the live multi-board solver
     needs over BOARD_GAMES fixed-seed random sets of distinct answers: mean, std, max, share over
     the game's limit, the count per number of guesses, and seconds per game."""
-    from solver import wordle
-    from solver.boards import guesses_allowed
-    from solver.commands.boards import play
-
     game = wordle.game()
     rng = np.random.default_rng(20261130)
     for count in (2, 4):
@@ -288,8 +229,6 @@ WEB_STEP = {"guess": "SALET", "feedback": "RRRRR"}  # on the tree: the largest c
 
 def free_port() -> int:
     """Return a TCP port free on 127.0.0.1 (bound to port 0, then released)."""
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -297,8 +236,6 @@ def free_port() -> int:
 
 def _cpu_seconds(pid: int) -> float:
     """Return the CPU seconds (user + system) process `pid` has used (Linux /proc; NaN elsewhere)."""
-    import os
-
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -310,11 +247,9 @@ def bench_web() -> None:
     """Print the latency of an on-tree `POST /api/next` (Wordle, one step, top 0) over sequential
     requests, and the requests per second of WEB_CLIENTS concurrent clients, against `deduce serve`
     (one uvicorn process) on a free loopback port."""
-    import asyncio
-
     try:
         import fastapi  # noqa: F401
-        import httpx
+        import httpx  # defers httpx (a test extra) to this section
         import uvicorn  # noqa: F401
     except ImportError as err:
         print(f"web: skipped, {err.name} is not installed (pip install '.[web]' httpx)")

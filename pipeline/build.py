@@ -6,19 +6,22 @@ import os
 import sys
 from pathlib import Path
 
-from solver import artifacts
-from solver.game import Game
-from solver.limits import excerpt
-from solver.games import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
-from solver.wordlists import check_length
-
 from pipeline.cleanup import remove_stale_temporaries
+from pipeline.cluster import open_backend
 from pipeline.progress import console, make_progress
-from pipeline.search.build import Plan, build_tree as build_exact_tree
+from pipeline.search.build import Plan
+from pipeline.search.build import build_tree as build_exact_tree
 from pipeline.search.engine import SearchOptions
-from pipeline.search.pooled import PooledPlan, build_tree as build_pooled_tree
+from pipeline.search.pooled import PooledPlan
+from pipeline.search.pooled import build_tree as build_pooled_tree
 from pipeline.tables import build_table, load_table, table_games
 from pipeline.trees import Options, build_tree
+from solver.core import artifacts
+from solver.core.game import Game
+from solver.core.kernels import feedback_table
+from solver.core.limits import excerpt
+from solver.core.registry import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
+from solver.games.wordlists import check_length
 
 # Tree-building options per variant (default: plain greedy). Lookahead widths were chosen by
 # measurement (README, "Trees").
@@ -82,8 +85,6 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
     of `jobs` workers); "local" keeps the current backend (`pipeline.cluster`, by default local).
     """
     if backend != "local" or scheduler is not None:
-        from pipeline.cluster import open_backend
-
         with open_backend(backend, scheduler, jobs) as where:
             return build_all(names, where.jobs_for(jobs), force, sizes)
     for name in names or []:
@@ -161,14 +162,12 @@ def load_custom(spec: str) -> Game:
     game = factory()
     if not isinstance(game, Game):
         raise ValueError(f"--game {excerpt(spec)}: {attribute}() returned {type(game).__name__}, not a Game "
-                         "(see solver.generic.from_function)")
+                         "(see solver.games.generic.from_function)")
     return game
 
 
 def build_custom(spec: str, jobs: int = 2, force: bool = False) -> Path:
     """Build the greedy tree of a user's game (``module:function``) where the solver finds it; return its path."""
-    from solver.kernels import feedback_table
-
     game = load_custom(spec)
     with make_progress() as progress:
         task = progress.add_task(f"tree {game.key}", total=None)

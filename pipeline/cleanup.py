@@ -1,6 +1,6 @@
 """What a killed build leaves behind, and how the next one (or the processes) clean it up.
 
-* Temporary files: `solver.atomic` writes every artifact to ``.<name>.<pid>.<random>.tmp`` beside
+* Temporary files: `solver.core.atomic` writes every artifact to ``.<name>.<pid>.<random>.tmp`` beside
   it and renames it into place; a build killed during a write (``kill -9``, power loss) leaves the
   temporary file. `remove_stale_temporaries`, called when `build_all` starts, removes those of the
   artifacts folder (and of its checkpoint folders) whose writer process is gone, and any of that
@@ -14,6 +14,7 @@
 """
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import re
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 
 STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it
-# ".<name>.<pid>.<random>.tmp" (solver.atomic), or ".<name>.<random>.tmp" before the pid was added
+# ".<name>.<pid>.<random>.tmp" (solver.core.atomic), or ".<name>.<random>.tmp" before the pid was added
 TEMPORARY = re.compile(r"\..+?(?:\.(?P<pid>\d+))?\.[A-Za-z0-9_]{8}\.tmp")
 
 
@@ -38,7 +39,7 @@ def _alive(pid: int) -> bool:
 
 
 def is_stale(path: Path, now: float | None = None, max_age: float = STALE_SECONDS) -> bool:
-    """Whether `path` is a temporary file of `solver.atomic` that no running writer will finish."""
+    """Whether `path` is a temporary file of `solver.core.atomic` that no running writer will finish."""
     match = TEMPORARY.fullmatch(path.name)
     if match is None:
         return False
@@ -54,7 +55,7 @@ def remove_stale_temporaries(folder: Path | None = None, max_age: float = STALE_
     """Remove the stale temporary files of the artifacts folder and its checkpoint folders;
     return their paths."""
     if folder is None:
-        from solver.artifacts import artifacts_dir
+        from solver.core.artifacts import artifacts_dir  # defers pyarrow until an artifact is read or written
 
         folder = artifacts_dir()
     folders = [folder, *sorted(p for p in (folder / ".checkpoints").glob("*") if p.is_dir())]
@@ -89,8 +90,6 @@ def end_with_parent() -> None:
         return
     parent = getattr(multiprocessing.parent_process(), "pid", None) or os.getppid()
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl failed")

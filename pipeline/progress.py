@@ -1,9 +1,9 @@
-"""The pipeline's progress display: the CLI's (`solver.commands.progress`) on one stderr console."""
+"""The pipeline's progress display: `solver.core.progress` on one stderr console shared by the builds."""
 from __future__ import annotations
 
 from rich.console import Console
 
-from solver.commands import progress as _progress
+from solver.core import progress as _progress
 
 console = Console(stderr=True)  # the builds' bars and their messages share it
 

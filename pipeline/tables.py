@@ -7,9 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import artifacts
-from solver.game import Game
-from solver.games import TABLE_VARIANTS, get_game
+from pipeline import cluster
+from solver.core import artifacts
+from solver.core.game import Game
+from solver.core.registry import TABLE_VARIANTS, get_game
 
 BLOCK_ROWS = 2048  # guess rows per kernel call, so progress advances and memory stays bounded
 
@@ -25,7 +26,7 @@ class BuildResult:
 
 def _block(game: Game, _table, start: int, stop: int) -> tuple[int, np.ndarray]:
     """Return (start, codes of guess rows start..stop-1): one task of a table built on a cluster."""
-    from solver import kernels
+    from solver.core import kernels  # defers Numba to the compute path
 
     return start, kernels.feedback_table(game, np.arange(start, stop))
 
@@ -33,8 +34,7 @@ def _block(game: Game, _table, start: int, stop: int) -> tuple[int, np.ndarray]:
 def compute_table(game: Game, on_rows=None) -> np.ndarray:
     """Return codes[n_guesses, n_targets] for `game`, computed in blocks of guess rows (on the
     cluster's workers, one task per block, when the current backend is distributed)."""
-    from pipeline import cluster
-    from solver import kernels
+    from solver.core import kernels  # defers Numba to the compute path
 
     out = np.empty((game.n_guesses, game.n_targets), dtype=game.code_dtype)
     backend = cluster.current()

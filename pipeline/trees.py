@@ -1,4 +1,4 @@
-"""Build complete decision trees with the greedy strategy (`solver.strategy`).
+"""Build complete decision trees with the greedy strategy (`solver.core.strategy`).
 
 A tree node is a state in which a guess is played; its children are the states reached by each
 feedback other than the win. Every target is reached: a node's candidates are split by its guess
@@ -18,9 +18,11 @@ import numpy as np
 import pyarrow as pa
 from joblib import Parallel, delayed
 
-from solver import artifacts, strategy
-from solver.game import Game
-from solver.games import registered
+from pipeline import cluster
+from pipeline.tables import compute_table
+from solver.core import artifacts, strategy
+from solver.core.game import Game
+from solver.core.registry import get_game, registered
 
 
 @dataclass
@@ -87,7 +89,7 @@ class Builder:
         """Return the feedback codes of one guess row against candidate target positions."""
         if self.table is not None:
             return self.table[guess, candidates]
-        from solver import kernels
+        from solver.core import kernels  # defers Numba to the compute path
 
         return kernels.feedback_table(self.game, [guess], self.game.target_index[candidates])[0]
 
@@ -153,10 +155,9 @@ class Builder:
 def _grow_child(key: tuple[str, str], table, options: Options, group, history, depth) -> Nodes:
     # Workers rebuild the game from the registry (pickled rule closures would lose their source
     # file, which Numba's on-disk cache needs) and use one thread each: no nested thread pools.
-    from solver.games import get_game
 
     try:
-        import numba
+        import numba  # defers Numba to the compute path
 
         numba.set_num_threads(1)
     except ImportError:  # pragma: no cover
@@ -179,11 +180,10 @@ def build(game: Game, table: np.ndarray | None, options: Options, progress=None)
     groups.sort(key=lambda item: -item[1].size)  # largest first balances the workers
     if progress:
         progress(0, len(groups))
-    from pipeline import cluster
 
     if cluster.current().distributed:  # root children as tasks of the cluster (`pipeline.cluster`)
         jobs = cluster.current().map(_grow_task, [(options, group, ((guess, code),), 1) for code, group in groups],
-                                     game, table)
+                                     game, table, make_table=compute_table)
     elif options.jobs > 1 and registered(game) is not None:
         jobs = Parallel(n_jobs=options.jobs, return_as="generator", max_nbytes="1M")(
             delayed(_grow_child)((game.name, game.variant), table, options, group, ((guess, code),), 1)
@@ -203,7 +203,7 @@ def build(game: Game, table: np.ndarray | None, options: Options, progress=None)
 
 
 def to_arrow(game: Game, nodes: Nodes) -> pa.Table:
-    """Return the Arrow table of a tree in the schema of `solver.artifacts.TREE_SCHEMA`."""
+    """Return the Arrow table of a tree in the schema of `solver.core.artifacts.TREE_SCHEMA`."""
     n = len(nodes.parent)
     columns = [
         pa.array(np.arange(n, dtype=np.int32)),

@@ -1,11 +1,35 @@
 """Deduction-game solvers played from precomputed decision trees.
 
-Game modules: `solver.battleship`, `solver.cards`, `solver.wordle`, `solver.mastermind`,
-`solver.bulls`. Importing this package compiles no Numba code: kernels load lazily.
-"""
-from importlib.metadata import PackageNotFoundError, version as _version
+The package's face: `from solver import battleship, cards, wordle, mastermind, bulls` (and
+`generic`) gives the game modules of `solver.games`, loaded when first named; `solver.Game`,
+`solver.Solver`, `solver.State`, `solver.InconsistentFeedbackError` and `solver.explain` are the
+library's main names (their homes: `solver.core.game`, `solver.core.engine`,
+`solver.analysis.explain`). Importing this package loads none of them, and no Numba code.
 
-try:
-    __version__ = _version("deduce")  # one source of truth: pyproject.toml, via the package metadata
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+Layers, lowest first (README, "Architecture"): `solver.core`, `solver.games`, `solver.analysis`,
+the offline `pipeline`, and the faces `solver.cli`, `solver.web`, `solver.wordle_program`.
+"""
+from importlib import import_module
+
+from solver.core.version import __version__
+
+_GAMES = ("battleship", "cards", "wordle", "mastermind", "bulls", "generic")
+_MODULES = {name: f"solver.games.{name}" for name in _GAMES}
+_NAMES = {"Game": "solver.core.game", "Solver": "solver.core.engine", "State": "solver.core.engine",
+          "InconsistentFeedbackError": "solver.core.engine", "explain": "solver.analysis.explain",
+          "Explanation": "solver.analysis.explain"}
+
+__all__ = ["__version__", *_MODULES, *_NAMES]
+
+
+def __getattr__(name: str):
+    """Load a game module or a main name when first asked for (PEP 562), so that `import solver`
+    stays light."""
+    if name in _MODULES:
+        module = import_module(_MODULES[name])
+    elif name in _NAMES:
+        module = getattr(import_module(_NAMES[name]), name)
+    else:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    globals()[name] = module
+    return module

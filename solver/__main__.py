@@ -1,4 +1,4 @@
 """`python -m solver`: the `deduce` command line."""
-from solver.cli import app
+from solver.cli.main import app
 
 app(prog_name="deduce")

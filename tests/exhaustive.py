@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from solver import wordle
-from solver.game import Game
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.core.game import Game
+from solver.games import wordle
+from solver.games.wordlists import builtin_answers, builtin_guesses
 
 History = tuple[tuple[int, int], ...]
 

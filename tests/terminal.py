@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from solver.wordle_app import run
+from solver.wordle_program.app import run
 
 
 class FakeTerminal(io.StringIO):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver import artifacts
-from solver.games import get_game
+from solver.core import artifacts
+from solver.core.registry import get_game
 
 GAME = get_game("mastermind")
 

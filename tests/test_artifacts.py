@@ -4,7 +4,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.tables import build_table, compute_table, load_table
-from solver import artifacts, atomic, bulls, mastermind
+from solver.core import artifacts, atomic
+from solver.games import bulls, mastermind
 
 
 def test_table_round_trip(tmp_path):

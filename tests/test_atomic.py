@@ -1,4 +1,4 @@
-"""Output files (`solver.atomic`): what each kind of path becomes, what is refused and how it is
+"""Output files (`solver.core.atomic`): what each kind of path becomes, what is refused and how it is
 named, and the leftovers of killed writers (`pipeline.cleanup`)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 import pytest
 
 from pipeline import cleanup
-from solver import atomic
+from solver.core import atomic
 
 
 def test_regular_file_is_replaced_and_keeps_its_mode(tmp_path):
@@ -214,8 +214,8 @@ def test_workers_end_with_their_killed_parent(tmp_path):
 _WRITER = """
 import sys
 from pathlib import Path
-from solver import artifacts
-from solver.games import get_game
+from solver.core import artifacts
+from solver.core.registry import get_game
 
 game = get_game("mastermind")
 table, meta = artifacts.read(artifacts.TREE, game)
@@ -226,8 +226,8 @@ for _ in range(15):
 
 
 def test_concurrent_and_killed_builds_never_leave_a_broken_artifact(tmp_path):
-    from solver import artifacts
-    from solver.games import get_game
+    from solver.core import artifacts
+    from solver.core.registry import get_game
 
     writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)]) for _ in range(2)]
     victim = subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)])

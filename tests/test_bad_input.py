@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from solver import battleship, bulls, cards, limits, mastermind, wordle
-from solver.cli import app
-from solver.engine import InconsistentFeedbackError
-from solver.wordlists import WordListError, builtin_guesses, read_word_list
+from solver.cli.main import app
+from solver.core import limits
+from solver.core.engine import InconsistentFeedbackError
+from solver.games import battleship, bulls, cards, mastermind, wordle
+from solver.games.wordlists import WordListError, builtin_guesses, read_word_list
 
 # ----------------------------------------------------------------------------- random values
 

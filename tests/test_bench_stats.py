@@ -8,13 +8,13 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
-from solver.commands import bench
-from solver.commands.formats import select_game
-from solver.commands.walk import play, start_state, walk
-from solver.engine import get_solver
-from solver.games import get_game
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.analysis.notation import select_game
+from solver.analysis.walk import play, start_state, walk
+from solver.cli import bench
+from solver.cli.main import app
+from solver.core.engine import get_solver
+from solver.core.registry import get_game
+from solver.games.wordlists import builtin_answers, builtin_guesses
 
 runner = CliRunner()
 SUMMARY = re.compile(r"mean (\d+\.\d{4}) guesses \(std (\d+\.\d{4})\), max (\d+), total (\d+), wall time")

@@ -1,17 +1,18 @@
-"""Several Wordle boards at once (`solver.boards`, `deduce play/solve --boards N`)."""
+"""Several Wordle boards at once (`solver.games.boards`, `deduce play/solve --boards N`)."""
 from __future__ import annotations
 
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from solver import wordle
-from solver.boards import SOLVED, Boards, best_guess, guesses_allowed
-from solver.cli import app
-from solver.commands.boards import parse_board_feedback, play
+from solver.analysis.boards import parse_board_feedback, play
+from solver.cli.main import app
+from solver.games import wordle
+from solver.games.boards import SOLVED, Boards, best_guess, guesses_allowed
 from tests import reference
 
 GAME = wordle.game()

@@ -10,14 +10,14 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from solver import mastermind
-from solver.cli import app
-from solver.commands.formats import parse_guess, select_game, show_feedback
-from solver.commands.sessions import hider_answer
-from solver.commands.walk import play as play_steps
-from solver.engine import get_solver
-from solver.games import get_game
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.analysis.notation import parse_guess, select_game, show_feedback
+from solver.analysis.walk import play as play_steps
+from solver.cli.main import app
+from solver.cli.sessions import hider_answer
+from solver.core.engine import get_solver
+from solver.core.registry import get_game
+from solver.games import mastermind
+from solver.games.wordlists import builtin_answers, builtin_guesses
 
 runner = CliRunner()
 
@@ -70,7 +70,7 @@ def test_command_help(command):
 
 
 def test_help_imports_neither_numba_nor_pyarrow():
-    code = ("import sys; from typer.testing import CliRunner; from solver.cli import app; "
+    code = ("import sys; from typer.testing import CliRunner; from solver.cli.main import app; "
             "codes = [CliRunner().invoke(app, a).exit_code for a in (['--help'], ['tree', '--help'], ['hint', '--help'])]; "
             "print(codes, 'numba' in sys.modules, 'pyarrow' in sys.modules, 'matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -326,14 +326,14 @@ def test_bench_errors(tmp_path):
 
 
 def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
-    import solver.commands.bench
-    import solver.commands.views
+    import solver.cli.bench
+    import solver.cli.views
 
     def never(*args, **kwargs):
         raise AssertionError("the work ran before the output path was checked")
 
-    monkeypatch.setattr(solver.commands.bench, "run", never)
-    monkeypatch.setattr(solver.commands.views, "locate", never)
+    monkeypatch.setattr(solver.cli.bench, "run", never)
+    monkeypatch.setattr(solver.cli.views, "locate", never)
     assert_error(invoke("bench", "cards", "--variant", "n4", "--plot", str(tmp_path / "x.txt")), "'txt'")
     missing = tmp_path / "out" / "h.png"
     assert_error(invoke("bench", "bulls", "--plot", str(missing)), f"{missing}: folder")
@@ -466,7 +466,7 @@ def test_end_of_input_ends_the_prompt_line_first():
 
 
 def test_long_commands_report_progress_as_targets_finish():
-    from solver.commands import bench
+    from solver.cli import bench
 
     seen: list[int] = []
     result = bench.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)

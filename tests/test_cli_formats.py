@@ -1,9 +1,9 @@
-"""Unit tests of `solver.commands.formats`: command-line text of guesses, answers and feedback."""
+"""Unit tests of `solver.analysis.notation`: command-line text of guesses, answers and feedback."""
 from __future__ import annotations
 
 import pytest
 
-from solver.commands.formats import (
+from solver.analysis.notation import (
     check_allowed,
     history_text,
     parse_answer,
@@ -15,7 +15,7 @@ from solver.commands.formats import (
     show_feedback,
     tokens,
 )
-from solver.games import UnknownGameError, get_game
+from solver.core.registry import UnknownGameError, get_game
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -21,10 +21,10 @@ import pytest
 from pipeline import cluster
 from pipeline.search.build import Plan, build, build_tree, checkpoint_dir
 from pipeline.search.engine import SearchOptions
-from pipeline.search.openers import (OPENERS, cheap_ranking, load_ranking, rank_openers,
-                                     ranking_path, slice_rows)
-from solver import artifacts, kernels, mastermind
-from solver.games import get_game
+from pipeline.search.openers import OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path, slice_rows
+from solver.core import artifacts, kernels
+from solver.core.registry import get_game
+from solver.games import mastermind
 from tests import exhaustive
 from tests.test_cli import assert_error, invoke, ok
 
@@ -89,7 +89,8 @@ def test_units_below_the_root_and_a_killed_worker(dask_cluster, tmp_path):
 
 def test_greedy_and_pooled_trees_through_the_cluster(dask_cluster, tmp_path):
     from pipeline.search import pooled
-    from pipeline.trees import Options, build as build_greedy
+    from pipeline.trees import Options
+    from pipeline.trees import build as build_greedy
 
     game = exhaustive.small_wordle(200, seed=2, extra_guesses=100)
     table = kernels.feedback_table(game)

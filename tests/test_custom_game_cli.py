@@ -10,13 +10,13 @@ DEDUCE = Path(sys.executable).parent / "deduce"
 MODULE = '''
 from itertools import product
 
-from solver.game import Game
-from solver.generic import score_bulls_cows
+from solver.core.game import Game
+from solver.games.generic import from_function, score_bulls_cows
 
 
 def mymind() -> Game:
     codes = ["".join(c) for c in product("1234", repeat=3)]  # Mastermind: 3 pegs, 4 colours
-    return Game.from_function(codes, codes, score_bulls_cows, name="mymind")
+    return from_function(codes, codes, score_bulls_cows, name="mymind")
 
 
 def not_a_game():
@@ -25,8 +25,8 @@ def not_a_game():
 
 PLAY = '''
 import mygame
-from solver.engine import get_solver
-from solver.generic import play
+from solver.core.engine import get_solver
+from solver.games.generic import play
 
 game = mygame.mymind()
 player = get_solver(game)

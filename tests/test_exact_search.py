@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from pipeline.search.build import Plan, build, checkpoint_dir
-from pipeline.search.engine import INF, SearchOptions, Searcher, lower_bound_table
-from solver import bulls, kernels, mastermind, wordle
+from pipeline.search.engine import INF, Searcher, SearchOptions, lower_bound_table
+from solver.core import kernels
+from solver.games import bulls, mastermind, wordle
 from tests import exhaustive, reference
 from tests.test_exhaustive import IGHT
 

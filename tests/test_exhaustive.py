@@ -8,9 +8,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from solver import bulls, mastermind, wordle
-from solver.game import Game
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.core.game import Game
+from solver.games import bulls, mastermind, wordle
+from solver.games.wordlists import builtin_answers, builtin_guesses
 from tests.exhaustive import optimal_subtotal, optimal_total, small_word_lists, small_wordle
 
 IGHT = ("BIGHT", "EIGHT", "FIGHT", "LIGHT", "MIGHT", "NIGHT", "RIGHT", "SIGHT", "TIGHT", "WIGHT")

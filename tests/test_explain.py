@@ -1,4 +1,4 @@
-"""Explanations of a guess (`solver.explain`, `deduce hint`'s "Why" block, `solve`'s `why`),
+"""Explanations of a guess (`solver.analysis.explain`, `deduce hint`'s "Why" block, `solve`'s `why`),
 checked against plain-Python partitions from `game.code` and against targets replayed one by one."""
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
-from solver.commands.formats import parse_guess, parse_step
-from solver.commands.walk import play, replay
-from solver.commands.why import group_list
-from solver.engine import get_solver
-from solver.explain import LIVE, TREE, explain
-from solver.games import get_game
+from solver.analysis.explain import LIVE, TREE, explain
+from solver.analysis.notation import parse_guess, parse_step
+from solver.analysis.walk import play, replay
+from solver.cli.main import app
+from solver.cli.why import group_list
+from solver.core.engine import get_solver
+from solver.core.registry import get_game
 
 runner = CliRunner()
 
@@ -207,8 +207,8 @@ def test_solve_why_explains_the_proposed_guess_like_hint():
 
 
 def test_hint_ranks_one_guess_per_symmetry_class_and_says_so():
-    from solver.commands.scores import Scores
-    from solver.games import get_game
+    from solver.analysis.scores import Scores
+    from solver.core.registry import get_game
 
     game = get_game("cards", "n2")
     everything = np.arange(game.n_targets, dtype=np.int64)

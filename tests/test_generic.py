@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import artifacts, bulls, kernels, mastermind, wordle
-from solver.engine import InconsistentFeedbackError, Solver
-from solver.game import Game
-from solver.generic import (FunctionGame, Mark, from_function, play, score_bulls_cows, score_wordle, scorer,
-                            solve)
-from solver.wordlists import builtin_answers
+from solver.core import artifacts, kernels
+from solver.core.engine import InconsistentFeedbackError, Solver
+from solver.games import bulls, mastermind, wordle
+from solver.games.generic import FunctionGame, Mark, from_function, play, score_bulls_cows, score_wordle, scorer, solve
+from solver.games.wordlists import builtin_answers
 
 BULL, COW, MISS = Mark.BULL, Mark.COW, Mark.MISS
 CALLS = Counter()
@@ -163,7 +162,7 @@ def test_vectorised_tables_equal_calls(scoring, targets, extra):
 
 def test_mastermind_equals_tabulated_bulls_cows():
     builtin = mastermind.game(3, 3)
-    game = Game.from_function(list(product(range(3), repeat=3)), None, score_bulls_cows, name="mm")
+    game = from_function(list(product(range(3), repeat=3)), None, score_bulls_cows, name="mm")
     assert isinstance(game, FunctionGame) and game.labels[5] == "012" and game.n_codes == 9
     assert codes(game) == codes(builtin)
     assert game.code(5, 7) == game.encode(score_bulls_cows(game.items[7], game.items[5]))

@@ -12,9 +12,10 @@ import math
 import numpy as np
 import pytest
 
-from solver import cards, engine, kernels, mastermind, strategy, wordle
-from solver.engine import Solver
-from solver.games import get_game
+from solver.core import engine, kernels, strategy
+from solver.core.engine import Solver
+from solver.core.registry import get_game
+from solver.games import cards, mastermind, wordle
 from tests import reference
 
 
@@ -128,7 +129,7 @@ def warnings_of(caplog) -> list[str]:
 
 def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
     monkeypatch.setattr(engine, "_WARNED_MISSING", set())
-    caplog.set_level(logging.INFO, logger="solver.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.engine")
     game = mastermind.game()
     for target in ("1122", "6543"):
         solver = Solver(game, folder=tmp_path)  # empty folder: no tree file
@@ -141,7 +142,7 @@ def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
 
 def test_no_warning_without_a_tree_to_miss(tmp_path, caplog, monkeypatch):
     monkeypatch.setattr(engine, "_WARNED_MISSING", set())
-    caplog.set_level(logging.INFO, logger="solver.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.engine")
     for _ in states_of(Solver(mastermind.game(), use_tree=False), 0):  # the tree is not wanted
         pass
     words = ("CRANE", "CRATE", "GRATE", "PLANT", "SLATE")

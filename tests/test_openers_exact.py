@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, groups, picklable, table_for
-from solver import kernels, strategy
-from solver.games import get_game
+from solver.core import kernels, strategy
+from solver.core.registry import get_game
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
 
 MASTERMIND = {"1123": 5625, "1122": 5702, "1234": 5673, "1111": 6318}
@@ -41,7 +41,7 @@ def test_exact_openers_api_and_ranking():
     game = get_game("mastermind")
     table = table_for(game)
     rows = cheap_ranking(game, table, 3)
-    # the greedy criterion of solver.strategy: least sum of squares, then a candidate, then the lower row
+    # the greedy criterion of solver.core.strategy: least sum of squares, then a candidate, then the lower row
     sum_sq, _ = kernels.partition_scores(game, np.arange(game.n_guesses), np.arange(game.n_targets), table=table)
     assert rows[0] == strategy.choose(game, np.arange(game.n_targets), table=table)[0]
     assert [sum_sq[r] for r in rows] == sorted(sum_sq)[:3]
@@ -59,8 +59,8 @@ def test_anagrams_share_a_task():
 
 
 def test_user_word_lists_pickle_for_the_workers():
-    from solver import wordle
-    from solver.wordlists import builtin_answers
+    from solver.games import wordle
+    from solver.games.wordlists import builtin_answers
 
     assert picklable(wordle.game(True, builtin_answers()[::50], None))
 

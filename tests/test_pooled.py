@@ -6,10 +6,10 @@ import numpy as np
 
 from pipeline.search.engine import SearchOptions
 from pipeline.search.pooled import PooledPlan, build_tree, class_pool
-from solver import artifacts
-from solver.commands.walk import play
-from solver.engine import Solver
-from solver.games import get_game
+from solver.analysis.walk import play
+from solver.core import artifacts
+from solver.core.engine import Solver
+from solver.core.registry import get_game
 
 
 def test_class_pool_holds_the_candidates_and_the_best_outsiders():

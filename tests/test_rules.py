@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import battleship, bulls, cards, kernels, mastermind, wordle
-from solver.games import get_game
+from solver.core import kernels
+from solver.core.registry import get_game
+from solver.games import battleship, bulls, cards, mastermind, wordle
 from tests import reference
 
 

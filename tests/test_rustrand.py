@@ -1,4 +1,4 @@
-"""Tests for solver.rustrand against vectors printed by the real Rust crates.
+"""Tests for solver.wordle_program.rustrand against vectors printed by the real Rust crates.
 
 The vectors (tests/data/rustrand_vectors.json) come from rand 0.8.5 /
 rand_chacha 0.3.1 via tests/data/rustrand_vectors.rs.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.rustrand import StdRng, shuffle
+from solver.wordle_program.rustrand import StdRng, shuffle
 
 ROOT = Path(__file__).resolve().parents[1]
 

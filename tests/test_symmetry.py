@@ -1,4 +1,4 @@
-"""Symmetry reduction of Mastermind and Bulls and Cows (`solver.symmetry`): published class counts,
+"""Symmetry reduction of Mastermind and Bulls and Cows (`solver.core.symmetry`): published class counts,
 brute-force orbits on small games, and the group elements keeping the feedback partitions."""
 from functools import lru_cache
 from itertools import permutations, product
@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import bulls, kernels, mastermind, symmetry
+from solver.core import kernels, symmetry
+from solver.games import bulls, mastermind
 
 
 def labels(game, rows):

@@ -1,4 +1,4 @@
-"""Symmetry groups given as permutations of the rows (`solver.symmetry.canonical_rows`): the suit
+"""Symmetry groups given as permutations of the rows (`solver.core.symmetry.canonical_rows`): the suit
 permutations of the card game and the mirrors (and, on a square board, rotations) of battleship.
 
 The elements keep the feedback and are the symmetries they claim to be (checked on the text of the
@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from pipeline.search.build import Plan, build
 from pipeline.search.engine import SearchOptions
-from solver import battleship, cards, kernels, symmetry
+from solver.core import kernels, symmetry
+from solver.games import battleship, cards
 from tests import exhaustive
 from tests.test_exact_search import search_total, searched
 

@@ -5,8 +5,6 @@ right and only the tree checks can catch them), from a copy of the mastermind tr
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import logging
 import os
 import pickle
@@ -14,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +21,10 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from solver import artifacts, engine, mastermind
-from solver.cli import app
-from solver.engine import Solver
+from solver.cli.main import app
+from solver.core import artifacts, engine
+from solver.core.engine import Solver
+from solver.games import mastermind
 from tests import reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -180,7 +180,7 @@ def test_truncated_tree_warns_once_and_is_played_live(tmp_path, caplog):
     data = artifacts.artifact_path(artifacts.TREE, GAME).read_bytes()[:5000]  # head -c 5000
     path = tmp_path / NAME
     path.write_bytes(data)
-    caplog.set_level(logging.INFO, logger="solver.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.engine")
     solver = Solver(GAME, folder=tmp_path)
     fb = lambda g: reference.mastermind("4321", g)
     guess, state = solver.initial_guess()
@@ -200,7 +200,7 @@ def test_directory_or_fifo_in_place_of_a_tree_is_missing(kind, tmp_path, caplog)
     path.mkdir() if kind == "directory" else os.mkfifo(path)
     with pytest.raises(artifacts.MissingTableError):
         artifacts.read(artifacts.TREE, GAME, tmp_path)
-    caplog.set_level(logging.INFO, logger="solver.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.engine")
     solver = Solver(GAME, folder=tmp_path)
     assert solver.tree is None and solver.tree_error is None
     assert not warnings_of(caplog) and "no tree file" in caplog.text

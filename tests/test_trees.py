@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver import artifacts, battleship, bulls, cards, mastermind, wordle
-from solver.games import get_game
+from solver.core import artifacts
+from solver.core.registry import get_game
+from solver.games import battleship, bulls, cards, mastermind, wordle
 from tests import reference
 
 # (game, variant): (average ceiling, max ceiling or None)

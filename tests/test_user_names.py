@@ -5,9 +5,9 @@ import re
 
 from typer.testing import CliRunner
 
-from solver import cards, mastermind, wordle
-from solver.cli import app
-from solver.wordlists import builtin_guesses
+from solver.cli.main import app
+from solver.games import cards, mastermind, wordle
+from solver.games.wordlists import builtin_guesses
 
 INTERNAL_KEY = re.compile(r"[a-z]+-[a-z0-9-]*[0-9a-f]{10}")
 

@@ -22,14 +22,14 @@ with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for
 
 from typer.testing import CliRunner
 
-from solver import battleship, bulls, cards, mastermind, wordle
-from solver.cli import app as cli
-from solver.commands.formats import parse_feedback, parse_guess, tokens
-from solver.commands.scores import hint
-from solver.commands.walk import Nodes, play, replay
-from solver.engine import get_solver
-from solver.explain import explain
-from solver.games import VARIANTS, all_variants, get_game
+from solver.analysis.explain import explain
+from solver.analysis.notation import parse_feedback, parse_guess, tokens
+from solver.analysis.scores import hint
+from solver.analysis.walk import Nodes, play, replay
+from solver.cli.main import app as cli
+from solver.core.engine import get_solver
+from solver.core.registry import VARIANTS, all_variants, get_game
+from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.web import app as web_app
 from solver.web.app import create_app
 

@@ -1,7 +1,7 @@
 """The web page in a real browser: `deduce serve` in a subprocess, driven by Playwright on Chromium.
 
 Four journeys, as a person makes them: a whole Wordle game typed on the keyboard (tile and key
-colours against `solver.wordle.feedback`, an invalid word's message, statistics, the share grid,
+colours against `solver.games.wordle.feedback`, an invalid word's message, statistics, the share grid,
 the high-contrast palette, hard mode's rule), the coach down to an identified answer (tiles clicked
 and marks typed, an inconsistent row kept for fixing, undo), the tree explorer two levels down and
 back from a reloaded link, and Mastermind solved by the solver from the person's answers (then
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
-import re
 import sys
 import tempfile
 import time
@@ -38,8 +38,8 @@ if CHROMIUM is None or not os.path.isfile(CHROMIUM):
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from solver import mastermind, wordle  # noqa: E402
-from solver.wordlists import builtin_answers  # noqa: E402
+from solver.games import mastermind, wordle  # noqa: E402
+from solver.games.wordlists import builtin_answers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "screenshots"

@@ -21,8 +21,8 @@ PLAY_EVERY_VARIANT = """
 import sys
 from pathlib import Path
 import solver
-from solver.engine import get_solver
-from solver.games import all_variants, get_game
+from solver.core.engine import get_solver
+from solver.core.registry import all_variants, get_game
 
 assert Path(solver.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()), solver.__file__
 for name, variant in all_variants():

@@ -10,19 +10,13 @@ import sys
 
 import pytest
 
-from solver.rustrand import shuffle
-from solver.wordle_app import DEFAULT_SEED, Options, RichUI, UsageError, resolve_options, run
-from solver.wordle_game import (
-    InvalidGuess,
-    Round,
-    State,
-    WordleError,
-    compute_stats,
-    load_state,
-    parse_state,
-    random_answers,
-)
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.games.wordlists import builtin_answers, builtin_guesses
+from solver.wordle_program.app import DEFAULT_SEED, Options, UsageError, resolve_options, run
+from solver.wordle_program.play import random_answers
+from solver.wordle_program.records import State, compute_stats, load_state, parse_state
+from solver.wordle_program.rounds import InvalidGuess, Round, WordleError
+from solver.wordle_program.rustrand import shuffle
+from solver.wordle_program.terminal import RichUI
 
 ACCEPTABLE = frozenset(builtin_guesses())
 
@@ -299,7 +293,7 @@ def test_terminal_stdout_selects_interactive_mode():
     leader, follower = os.openpty()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "solver.wordle_app", "-w", "crane"], stdin=subprocess.PIPE, stdout=follower,
+            [sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"], stdin=subprocess.PIPE, stdout=follower,
             stderr=subprocess.PIPE, start_new_session=True, env={**os.environ, "TERM": "xterm-256color"},
         )
         os.close(follower)
@@ -329,7 +323,7 @@ def test_terminal_stdout_selects_interactive_mode():
 
 def test_errors_are_one_line_without_traceback(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "solver.wordle_app", "-S", str(tmp_path)], input=b"", capture_output=True, timeout=30
+        [sys.executable, "-m", "solver.wordle_program.app", "-S", str(tmp_path)], input=b"", capture_output=True, timeout=30
     )
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().startswith("wordle: error: cannot read state file") and result.stderr.count(b"\n") == 1
@@ -340,7 +334,7 @@ def test_closed_output_ends_quietly():
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = subprocess.run([sys.executable, "-m", "solver.wordle_app", "-w", "crane"], input=b"slate\ncrane\n",
+        result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"], input=b"slate\ncrane\n",
                                 stdout=writer, stderr=subprocess.PIPE, timeout=30)
     finally:
         os.close(writer)
@@ -348,9 +342,9 @@ def test_closed_output_ends_quietly():
 
 
 def test_program_does_not_import_numba():
-    code = ("import io, sys; from solver.wordle_app import run; "
+    code = ("import io, sys; from solver.wordle_program.app import run; "
             "run(['-w', 'crane'], io.StringIO('crane\\n'), io.StringIO(), io.StringIO(), interactive=False); "
-            "print('numba' in sys.modules, 'solver.kernels' in sys.modules)")
+            "print('numba' in sys.modules, 'solver.core.kernels' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
     assert result.stdout.split() == ["False", "False"]
 

@@ -1,6 +1,6 @@
 """The `wordle` program on several boards (-b/--boards N, as Dordle and Quordle): N answers, N + 5
 guesses, every guess scored on each board not solved yet, in test mode (checked line by line
-against `solver.wordle.feedback` by a model written here), in the terminal (side-by-side boards,
+against `solver.games.wordle.feedback` by a model written here), in the terminal (side-by-side boards,
 one share block per board), in random mode (N answers of the shuffled list per game), in the state
 file (one record per game with "answers"), and the errors. One board stays exactly as before.
 """
@@ -13,19 +13,12 @@ import re
 
 import pytest
 
-from solver.rustrand import shuffle
-from solver.wordle import feedback
-from solver.wordle_app import run
-from solver.wordle_game import (
-    MultiRound,
-    WordleError,
-    compute_stats,
-    load_state,
-    parse_state,
-    share_boards_text,
-    share_text,
-)
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.games.wordle import feedback
+from solver.games.wordlists import builtin_answers, builtin_guesses
+from solver.wordle_program.app import run
+from solver.wordle_program.records import compute_stats, load_state, parse_state
+from solver.wordle_program.rounds import MultiRound, WordleError, share_boards_text, share_text
+from solver.wordle_program.rustrand import shuffle
 from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSWERS = builtin_answers()

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import limits
-from solver.wordle_app import run
-from solver.wordle_game import Round, State, WordleError, load_state, parse_state
-from solver.wordlists import builtin_guesses
+from solver.core import limits
+from solver.games.wordlists import builtin_guesses
+from solver.wordle_program.app import run
+from solver.wordle_program.records import State, load_state, parse_state
+from solver.wordle_program.rounds import Round, WordleError
 
 
 def play_lines(argv: list[str], stdin: str = "crane\n") -> tuple[int, str, str]:
@@ -57,7 +58,7 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
         pytest.skip("needs FIFOs")
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    result = subprocess.run([sys.executable, "-m", "solver.wordle_app", "-w", "crane", option, str(fifo)],
+    result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane", option, str(fifo)],
                             input=b"crane\n", capture_output=True, timeout=60)
     assert result.returncode == 1 and result.stdout == b""
     one_line_error(result.stderr.decode(), "it is a FIFO, not a regular file")

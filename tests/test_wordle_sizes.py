@@ -7,11 +7,11 @@ from importlib import metadata
 import pytest
 from typer.testing import CliRunner
 
-from solver import wordle
-from solver.cli import app
-from solver.engine import get_solver
-from solver.games import all_variants, build_command, get_game, registered, size_variants
-from solver.wordlists import WORD_LENGTHS, builtin_answers, builtin_guesses
+from solver.cli.main import app
+from solver.core.engine import get_solver
+from solver.core.registry import all_variants, build_command, get_game, registered, size_variants
+from solver.games import wordle
+from solver.games.wordlists import WORD_LENGTHS, builtin_answers, builtin_guesses
 
 runner = CliRunner()
 

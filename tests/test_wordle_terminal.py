@@ -16,10 +16,13 @@ import pytest
 from rich.color import ColorSystem
 from rich.style import Style
 
-from solver.wordle import feedback
-from solver.wordle_app import RichUI, bar_lengths, run
-from solver.wordle_game import Round, State, compute_stats, random_answers, share_text
-from solver.wordlists import builtin_answers, builtin_guesses
+from solver.games.wordle import feedback
+from solver.games.wordlists import builtin_answers, builtin_guesses
+from solver.wordle_program.app import run
+from solver.wordle_program.play import random_answers
+from solver.wordle_program.records import State, compute_stats
+from solver.wordle_program.rounds import Round, share_text
+from solver.wordle_program.terminal import RichUI, bar_lengths
 from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from solver import wordle
-from solver.cli import app
-from solver.commands.formats import parse_guess, select_game
-from solver.games import VARIANTS, get_game
-from solver.wordlists import builtin_answers
+from solver.analysis.notation import parse_guess, select_game
+from solver.cli.main import app
+from solver.core.registry import VARIANTS, get_game
+from solver.games import wordle
+from solver.games.wordlists import builtin_answers
 from tests import reference
 
 

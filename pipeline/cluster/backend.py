@@ -15,12 +15,13 @@ tree, one group of anagram openers) to the *current* backend (`current`, set by 
   which alone writes the artifacts and checkpoints.
 
 What a task carries: the game's key (name, variant) and fingerprint when the game is registered
-(the worker rebuilds it with `solver.games.get_game` and checks the fingerprint, so a worker with
-other word lists or rule code fails loudly instead of computing something else), the pickled game
-otherwise; for the feedback table only its sha256: each worker process computes the table once
-(`pipeline.tables.compute_table`, kept per process, `worker_table`) and checks it against that
-digest. A checkpoint folder of this machine (`Scratch` in the arguments) becomes a temporary folder
-of the worker, removed after the task: the caller saves the returned result itself.
+(the worker rebuilds it with `solver.core.registry.get_game` and checks the fingerprint, so a
+worker with other word lists or rule code fails loudly instead of computing something else), the
+pickled game otherwise; for the feedback table only its sha256 and the function that computes it,
+which the caller passes (`make_table`, e.g. `pipeline.tables.compute_table`): each worker process
+computes the table once (kept per process, `worker_table`) and checks it against that digest. A
+checkpoint folder of this machine (`Scratch` in the arguments) becomes a temporary folder of the
+worker, removed after the task: the caller saves the returned result itself.
 
 Worker processes run one task at a time (a lock per process: the search's per-process caches are
 not thread-safe), so start Dask workers with one thread each (``dask worker --nthreads 1
@@ -31,9 +32,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import socket
 import tempfile
 import threading
+import time
 import uuid
+from concurrent.futures import FIRST_COMPLETED, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +45,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from solver.game import Game
-from solver.games import UsageError, registered
-from solver.limits import excerpt
+from solver.core.game import Game
+from solver.core.limits import excerpt
+from solver.core.registry import UsageError, get_game, registered
 
 BACKENDS = ("local", "dask")
 MISSING_DASK = "--backend dask needs the dask extra: pip install 'deduce[dask]'"
@@ -77,7 +81,7 @@ def check_options(backend: str, scheduler: str | None) -> None:
 def import_distributed():
     """Return the `distributed` module; MissingExtraError (one line) when the extra is not installed."""
     try:
-        import distributed
+        import distributed  # defers Dask (the dask extra) to --backend dask
     except ImportError:
         raise MissingExtraError(MISSING_DASK) from None
     return distributed
@@ -112,6 +116,19 @@ _TABLES: dict[tuple[str, str], np.ndarray] = {}
 _SHARED: dict[str, tuple[Any, float]] = {}
 
 
+TableRef = tuple[str, Callable[[Game], np.ndarray]]  # (the table's digest, the function that computes it)
+
+
+def table_ref(table: np.ndarray | None, make_table: Callable[[Game], np.ndarray] | None) -> TableRef | None:
+    """Return what a task carries of `table`: its digest and `make_table`, the caller's function that
+    computes it in a worker (None without a table); ValueError for a table without that function."""
+    if table is None:
+        return None
+    if make_table is None:
+        raise ValueError("tasks given a feedback table need make_table, the function that computes it in a worker")
+    return table_digest(table), make_table
+
+
 def table_digest(table: np.ndarray | None) -> str | None:
     """Return the sha256 of a feedback table's shape, type and codes (None for no table)."""
     if table is None:
@@ -130,8 +147,6 @@ def worker_game(ref: GameRef) -> Game:
     if ref.key is None:
         game = ref.game
     else:
-        from solver.games import get_game
-
         game = get_game(*ref.key)
     if game.fingerprint() != ref.fingerprint:
         raise ClusterError(f"worker {_where()}: {game.key} has other word lists or rules than the client's "
@@ -142,18 +157,17 @@ def worker_game(ref: GameRef) -> Game:
     return game
 
 
-def worker_table(game: Game, digest: str | None) -> np.ndarray | None:
-    """Return the game's full feedback table in this process (computed once, then kept; one table
-    at a time, they are large), checked against the client's digest."""
-    if digest is None:
+def worker_table(game: Game, table: TableRef | None) -> np.ndarray | None:
+    """Return the game's full feedback table in this process (computed once by the caller's
+    `make_table`, then kept; one table at a time, they are large), checked against the client's digest."""
+    if table is None:
         return None
+    digest, make_table = table
     key = (game.fingerprint(), digest)
     found = _TABLES.get(key)
     if found is None:
-        from pipeline.tables import compute_table
-
         _TABLES.clear()
-        found = compute_table(game)
+        found = make_table(game)
         if table_digest(found) != digest:
             raise ClusterError(f"worker {_where()}: the feedback table of {game.key} differs from the client's "
                                "(install the same version of deduce on every worker)")
@@ -162,21 +176,19 @@ def worker_table(game: Game, digest: str | None) -> np.ndarray | None:
 
 
 def _where() -> str:
-    import socket
-
     return f"{socket.gethostname()} (pid {os.getpid()})"
 
 
 def _one_thread() -> None:
     try:
-        import numba
+        import numba  # defers Numba to the compute path
 
         numba.set_num_threads(1)  # one process per core: no nested thread pools
     except ImportError:  # pragma: no cover
         pass
 
 
-def run_task(fn: Callable, game_ref: GameRef | None, digest: str | None, args: tuple) -> Any:
+def run_task(fn: Callable, game_ref: GameRef | None, table: TableRef | None, args: tuple) -> Any:
     """Run one task in a worker: `fn(game, table, *args)` (`fn(*args)` without a game), with
     `Scratch` arguments replaced by a temporary folder removed afterwards."""
     with _LOCK:
@@ -186,11 +198,11 @@ def run_task(fn: Callable, game_ref: GameRef | None, digest: str | None, args: t
             if game_ref is None:
                 return fn(*args)
             game = worker_game(game_ref)
-            return fn(game, worker_table(game, digest), *args)
+            return fn(game, worker_table(game, table), *args)
 
 
 def _probe() -> tuple[str, int]:
-    from solver import artifacts
+    from solver.core import artifacts  # defers pyarrow until an artifact is read or written
 
     return artifacts.CODE_VERSION, os.getpid()
 
@@ -201,12 +213,11 @@ def read_shared(name: str | None) -> Any:
     if name is None:
         return None
     try:
-        from distributed import Variable, get_worker
+        from distributed import Variable, get_worker  # defers Dask (the dask extra) to --backend dask
 
         get_worker()
     except (ImportError, ValueError):
         return None
-    import time
 
     known = _SHARED.get(name)
     if known is not None and time.monotonic() - known[1] < SHARED_FRESH:
@@ -249,8 +260,11 @@ class Local:
         return Shared(None, None)
 
     def imap_unordered(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None,
-                       table: np.ndarray | None = None, window: int | None = None) -> Iterator[Any]:
+                       table: np.ndarray | None = None, window: int | None = None,
+                       make_table: Callable[[Game], np.ndarray] | None = None) -> Iterator[Any]:
         """Yield the results of `fn(game, table, *args)` for each `args` of `calls`, as they finish.
+
+        With a `table`, `make_table(game)` is the function that computes it in a worker process.
 
         `calls` is read lazily: at most `window` tasks (default twice the jobs) are out at once, and
         the next `args` is taken only after the previous result was handed out, so a caller that
@@ -260,15 +274,14 @@ class Local:
             for args in calls:
                 yield fn(game, table, *args) if game is not None else fn(*args)
             return
-        from concurrent.futures import FIRST_COMPLETED, wait
 
-        from joblib.executor import get_memmapping_executor
+        from joblib.executor import get_memmapping_executor  # defers joblib (0.3 s) to parallel runs
 
         # joblib's own reusable executor: loky's, taken directly, would replace the one joblib's
         # Parallel reuses by an executor without joblib's temporary-folder manager
         executor = get_memmapping_executor(self.jobs)
         ref = GameRef.of(game) if game is not None else None
-        digest = table_digest(table)
+        carried = table_ref(table, make_table)
         limit = window or 2 * self.jobs
         calls = iter(calls)
         pending: set = set()
@@ -278,7 +291,7 @@ class Local:
                     args = next(calls, None)
                     if args is None:
                         break
-                    pending.add(executor.submit(run_task, fn, ref, digest, tuple(args)))
+                    pending.add(executor.submit(run_task, fn, ref, carried, tuple(args)))
                 if not pending:
                     return
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -342,7 +355,7 @@ class Dask:
 
     def check(self) -> None:
         """Wait for a first worker; ClusterError unless every worker runs this version of deduce."""
-        from solver import artifacts
+        from solver.core import artifacts  # defers pyarrow until an artifact is read or written
 
         try:
             self.client.wait_for_workers(1, timeout=WORKER_SECONDS)
@@ -375,30 +388,31 @@ class Dask:
 
     def shared(self, value: Any) -> Shared:
         """Return a new shared variable set to `value` (`read_shared(shared.name)` in the tasks)."""
-        from distributed import Variable
+        from distributed import Variable  # defers Dask (the dask extra) to --backend dask
 
         name = f"deduce-shared-{uuid.uuid4().hex}"
         variable = Variable(name, client=self.client)
         variable.set(value)
         return Shared(name, variable)
 
-    def _submit(self, fn: Callable, ref, digest, args: tuple):
+    def _submit(self, fn: Callable, ref, carried, args: tuple):
         name = getattr(fn, "__name__", "task").strip("_") or "task"
-        return self.client.submit(run_task, fn, ref, digest, tuple(args), pure=False,
+        return self.client.submit(run_task, fn, ref, carried, tuple(args), pure=False,
                                   key=f"deduce-{name}-{uuid.uuid4().hex}")
 
     def imap_unordered(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None,
                        table: np.ndarray | None = None, window: int | None = None,
-                       scratch: Path | None = None) -> Iterator[Any]:
+                       scratch: Path | None = None,
+                       make_table: Callable[[Game], np.ndarray] | None = None) -> Iterator[Any]:
         """Yield the results of `fn(game, table, *args)` for each `args` of `calls`, as they finish
         (`fn(*args)` without a game); `window`: at most this many tasks out at once (default: all),
         `calls` read lazily as in `Local.imap_unordered`. Arguments equal to `scratch` (a checkpoint
         folder) become a worker's temporary folder. A task's error is raised here; the tasks not
         finished are cancelled when the generator is closed."""
-        from distributed import as_completed
+        from distributed import as_completed  # defers Dask (the dask extra) to --backend dask
 
         ref = GameRef.of(game) if game is not None else None
-        digest = table_digest(table)
+        carried = table_ref(table, make_table)
         calls = iter(calls)
         running = as_completed(loop=self.client.loop)
         out = []
@@ -408,7 +422,7 @@ class Dask:
                 args = next(calls, None)
                 if args is None:
                     return
-                future = self._submit(fn, ref, digest, _swap(args, scratch))
+                future = self._submit(fn, ref, carried, _swap(args, scratch))
                 out.append(future)
                 running.add(future)
 
@@ -426,11 +440,11 @@ class Dask:
                     future.cancel()
 
     def map(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None, table: np.ndarray | None = None,
-            scratch: Path | None = None) -> Iterator[Any]:
+            scratch: Path | None = None, make_table: Callable[[Game], np.ndarray] | None = None) -> Iterator[Any]:
         """Yield the results of every call in the order of `calls` (all submitted at once)."""
         ref = GameRef.of(game) if game is not None else None
-        digest = table_digest(table)
-        futures = [self._submit(fn, ref, digest, _swap(args, scratch)) for args in calls]
+        carried = table_ref(table, make_table)
+        futures = [self._submit(fn, ref, carried, _swap(args, scratch)) for args in calls]
         try:
             for future in futures:
                 yield future.result()

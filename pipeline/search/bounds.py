@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from pipeline.search.engine import lower_bound_table
 from pipeline.search.kernel import INF, class_counts
-from solver.game import Game
+from solver.core.game import Game
 
 
 @njit(cache=True)

@@ -15,16 +15,20 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numba
 import numpy as np
 from joblib import Parallel, delayed
 
+from pipeline import cluster
+from pipeline.cluster.backend import SCRATCH
 from pipeline.search import fanout
 from pipeline.search.bounds import game_lower_bound
-from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
-from solver.games import registered
-from pipeline.trees import Nodes
-from solver import artifacts, atomic
-from solver.game import Game
+from pipeline.search.engine import INF, Searcher, SearchOptions, Stats
+from pipeline.tables import compute_table
+from pipeline.trees import Nodes, max_guesses, to_arrow
+from solver.core import artifacts, atomic
+from solver.core.game import Game
+from solver.core.registry import get_game, registered
 
 NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
 
@@ -199,9 +203,7 @@ def _load_object(path: Path):
 
 def _in_worker(task, key, table, *args):
     # Workers rebuild the game from the registry and run the kernel on one thread each.
-    from solver.games import get_game
 
-    import numba
 
     numba.set_num_threads(1)
     return task(get_game(*key), table, *args)
@@ -210,8 +212,6 @@ def _in_worker(task, key, table, *args):
 def _run(game: Game, table: np.ndarray, jobs: int, calls: list):
     """Yield the results of `calls` (task, args) as they finish: in worker processes when jobs > 1,
     on the cluster when the current backend is one (`pipeline.cluster`)."""
-    from pipeline import cluster
-
     if cluster.current().distributed:
         return _on_cluster(cluster.current(), game, table, calls)
     if jobs > 1 and registered(game) is not None:
@@ -229,7 +229,8 @@ def _on_cluster(backend, game: Game, table: np.ndarray, calls: list):
     # Workers write their checkpoints into a temporary folder of theirs; this process keeps each
     # result as the local build's workers do (the same files, written here).
     folders = [a for _, args in calls for a in args if isinstance(a, Path)]
-    for result in backend.imap_unordered(_call, [(task, *_swap(args)) for task, args in calls], game, table):
+    for result in backend.imap_unordered(_call, [(task, *_swap(args)) for task, args in calls], game, table,
+                                         make_table=compute_table):
         folder = folders[0]
         if isinstance(result, Seeded):
             _save_object(folder / f"seed-{result.code}.pkl", result)
@@ -241,8 +242,6 @@ def _on_cluster(backend, game: Game, table: np.ndarray, calls: list):
 
 
 def _swap(args: tuple) -> tuple:
-    from pipeline.cluster.backend import SCRATCH
-
     return tuple(SCRATCH if isinstance(a, Path) else a for a in args)
 
 
@@ -374,8 +373,6 @@ def clear_checkpoints(game: Game, plan: Plan, folder: Path | None = None) -> Non
 def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder: Path | None = None,
                force: bool = False, progress=None) -> tuple[bool, float]:
     """Build and write a game's exact tree artifact unless it is up to date; return (built, seconds)."""
-    from pipeline.trees import max_guesses, to_arrow
-
     if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=plan.describe()):
         return False, 0.0
     built = build(game, table, plan, jobs, progress, folder)

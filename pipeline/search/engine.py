@@ -18,7 +18,7 @@ import numpy as np
 from pipeline.search import kernel
 from pipeline.search.kernel import INF, Workspace
 from pipeline.trees import Nodes
-from solver.game import Game
+from solver.core.game import Game
 
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
 ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver import wordle
+from solver.games import wordle
 
 INF = np.int64(1 << 40)
 hard_allows = njit(cache=True)(wordle.hard_allows)  # the only hard mode: Wordle's

@@ -14,7 +14,7 @@ Its results go to ``openers-<game>-<variant>.parquet`` as they come (rewritten a
 run that is stopped resumes where it was. Both functions hand their tasks to the current backend
 (`pipeline.cluster`: local processes, or a Dask cluster).
 
-`cheap_ranking` orders openers by the greedy criterion of `solver.strategy` (sum of squared class
+`cheap_ranking` orders openers by the greedy criterion of `solver.core.strategy` (sum of squared class
 sizes over every target; ties to a guess that may win, then the lower row): the candidates worth
 an exact evaluation when the user names none.
 """
@@ -22,14 +22,29 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import numba
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from joblib import Parallel, delayed
 
-from pipeline.search.engine import INF, SearchOptions, Searcher
-from solver.game import Game
-from solver.games import registered
+from pipeline import cluster
+from pipeline.cluster import read_shared
+from pipeline.search.engine import INF, Searcher, SearchOptions
+from pipeline.tables import compute_table, load_table
+from solver.core import artifacts, atomic, kernels, strategy
+from solver.core.game import Game
+from solver.core.kernels import feedback_table
+from solver.core.registry import get_game, registered
+
+try:
+    from joblib.externals.loky.backend.reduction import dumps  # the pickler loky's workers use
+except ImportError:  # pragma: no cover - joblib without loky
+    from pickle import dumps
 
 DEFAULT_MAX_GUESSES = 6
 
@@ -55,12 +70,8 @@ def table_for(game: Game) -> np.ndarray:
     if missing; Wordle hard mode uses the normal game's), computed for user word lists."""
     key = registered(game)
     if key is None:
-        from solver.kernels import feedback_table
-
         return feedback_table(game)
-    from pipeline.build import TABLE_OF
-    from pipeline.tables import load_table
-    from solver.games import get_game
+    from pipeline.build import TABLE_OF  # defers the pipeline (Numba, pyarrow) to this command
 
     table_key = TABLE_OF.get(key, key)
     if table_key is None:
@@ -73,7 +84,7 @@ def default_options(game: Game) -> SearchOptions:
     max_guesses = DEFAULT_MAX_GUESSES
     key = registered(game)
     if key is not None:
-        from pipeline.build import EXACT_PLANS
+        from pipeline.build import EXACT_PLANS  # defers the pipeline (Numba, pyarrow) to this command
 
         plan = EXACT_PLANS.get(key)
         if plan is not None:
@@ -83,8 +94,6 @@ def default_options(game: Game) -> SearchOptions:
 
 def cheap_ranking(game: Game, table: np.ndarray, top: int) -> list[int]:
     """Return the guess rows of the `top` best openers by the greedy criterion (best first)."""
-    from solver import kernels, strategy
-
     if top < 1:
         raise ValueError(f"--top must be at least 1, got {top}")
     rows = strategy.allowed_guesses(game, ())
@@ -106,8 +115,6 @@ def _searcher(spec, table: np.ndarray, options: SearchOptions) -> Searcher:
     if found is None:
         _SEARCHERS.clear()  # one memo at a time: they are large
         if isinstance(spec, tuple):
-            from solver.games import get_game
-
             game = get_game(*spec)
         else:
             game = spec
@@ -128,8 +135,6 @@ def _evaluate(spec, table: np.ndarray, options: SearchOptions, rows: list[int],
 
 
 def _evaluate_in_worker(spec, table, options, rows, beta) -> list[tuple[int, int, float]]:
-    import numba
-
     numba.set_num_threads(1)  # one process per core already
     return _evaluate(spec, table, options, rows, beta)
 
@@ -148,10 +153,6 @@ def groups(game: Game, rows: list[int]) -> list[list[int]]:
 
 def picklable(game: Game) -> bool:
     """Whether `game` can be sent to joblib's worker processes (with the pickler loky uses)."""
-    try:
-        from joblib.externals.loky.backend.reduction import dumps
-    except ImportError:  # pragma: no cover - joblib without loky
-        from pickle import dumps
     try:
         dumps(game)
     except Exception:  # noqa: BLE001 - any failure means: run in this process
@@ -188,15 +189,13 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
     workers = min(jobs, len(tasks))
     if workers > 1 and key is None and not picklable(game):
         workers = 1
-    from pipeline import cluster
 
     if cluster.current().distributed:  # one task per group on the cluster (`pipeline.cluster`)
-        runs = cluster.current().imap_unordered(_evaluate, [(options, group, cutoff) for group in tasks], game, table)
+        runs = cluster.current().imap_unordered(_evaluate, [(options, group, cutoff) for group in tasks], game, table,
+                                                make_table=compute_table)
     elif workers == 1:
         runs = (_evaluate(game, table, options, group, cutoff) for group in tasks)
     else:
-        from joblib import Parallel, delayed
-
         runs = Parallel(n_jobs=workers, return_as="generator_unordered", batch_size=1, max_nbytes="1M")(
             delayed(_evaluate_in_worker)(spec, table, options, group, cutoff) for group in tasks)
     out = []
@@ -255,8 +254,6 @@ def _sort_key(result: OpenerTotal):
 
 def ranking_path(game: Game, folder: Path | None = None) -> Path:
     """Return the path of a game's ranking file (in `folder`, else where builds write)."""
-    from solver import artifacts
-
     return (folder or artifacts.artifacts_dir()) / artifacts.artifact_name(OPENERS, game)
 
 
@@ -266,11 +263,6 @@ COLUMNS = ("opener", "total", "proven", "seconds")
 def load_ranking(game: Game, options: SearchOptions, folder: Path | None = None) -> dict[int, OpenerTotal]:
     """Return {row: result} of the ranking file, or {} when there is none or it does not fit (another
     kind, game fingerprint, search or code version, a damaged file: the run starts over and replaces it)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from solver import artifacts
-
     path = ranking_path(game, folder)
     try:
         meta = artifacts.read_metadata(path)
@@ -295,17 +287,10 @@ def load_ranking(game: Game, options: SearchOptions, folder: Path | None = None)
 
 
 def write_ranking(game: Game, results, options: SearchOptions, extra: dict, folder: Path | None = None) -> Path:
-    """Write the ranking file atomically (`solver.atomic`, as `solver.artifacts.write` does): one row
+    """Write the ranking file atomically (`solver.core.atomic`, as `solver.core.artifacts.write` does): one row
     per opener, best first; columns opener, total (exact, or a proven lower bound), proven (exact),
     seconds; the metadata of every artifact (schema and code version, game, fingerprint, build time,
     content sha256) and the ranking's own (search, cut-off rule, selection, counts)."""
-    from datetime import datetime, timezone
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from solver import artifacts, atomic
-
     results = sorted(results, key=_sort_key)
     table = pa.table({
         "opener": pa.array([r.label for r in results], pa.string()),
@@ -350,8 +335,6 @@ def _rank_task(game: Game, table: np.ndarray, options: SearchOptions, rows: list
     with this task's own exact results, and the cut-off is taken from them (`ranking_cutoff`):
     anagrams later in a group profit from the first ones' totals at once.
     """
-    from pipeline.cluster import read_shared
-
     searcher = _searcher(game, table, options)
     best = _best(best, keep)
     out = []
@@ -388,8 +371,6 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
     `started(to evaluate, already in the file)` is called once, then `progress(result, cutoff)` for
     each opener as its task finishes.
     """
-    from pipeline import cluster
-
     if keep < 1:
         raise ValueError(f"--top must be at least 1, got {keep}")
     if cutoff is not None and cutoff < 1:
@@ -424,7 +405,7 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
     shared = backend.shared(state["best"])
     window = max(2, WINDOW * backend.workers)
     try:
-        for out in backend.imap_unordered(_rank_task, calls(), game, table, window=window):
+        for out in backend.imap_unordered(_rank_task, calls(), game, table, window=window, make_table=compute_table):
             before = state["best"]
             for row, total, seconds, used in out:
                 result = OpenerTotal(row, game.labels[row], total, used is None or total < used, seconds)

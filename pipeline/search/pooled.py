@@ -11,6 +11,8 @@ tried); no lower bound is claimed.
 """
 from __future__ import annotations
 
+import hashlib
+import shutil
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,12 +20,13 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
+from pipeline import cluster
 from pipeline.search.build import ClassResult, _save, finished_classes
-from pipeline.search.engine import INF, SearchOptions, Searcher, Stats
-from pipeline.trees import Nodes
-from solver import artifacts, kernels
-from solver.game import Game
-from solver.games import get_game
+from pipeline.search.engine import INF, Searcher, SearchOptions
+from pipeline.trees import Nodes, max_guesses, to_arrow
+from solver.core import artifacts, kernels
+from solver.core.game import Game
+from solver.core.registry import get_game
 
 SAMPLE_FACTOR = 20  # non-candidates sampled per pool slot
 SEED = 20261130
@@ -97,7 +100,6 @@ def build(game: Game, plan: PooledPlan, jobs: int = 2, progress=None, folder: Pa
         progress(len(done), None)
     todo = [(code, group) for code, group in groups if code not in done]
     key = (game.name, game.variant)
-    from pipeline import cluster
 
     if cluster.current().distributed:  # classes as tasks of the cluster; checkpoints written here
         runs = cluster.current().imap_unordered(solve_class, [(key, plan, code, group, checkpoint)
@@ -122,18 +124,12 @@ def build(game: Game, plan: PooledPlan, jobs: int = 2, progress=None, folder: Pa
 
 
 def _tag(plan: PooledPlan) -> str:
-    import hashlib
-
     return hashlib.sha256(plan.describe().encode()).hexdigest()[:12]
 
 
 def build_tree(game: Game, plan: PooledPlan, jobs: int = 2, folder: Path | None = None, force: bool = False,
                progress=None) -> tuple[bool, float]:
     """Build and write the tree artifact unless it is up to date; return (built, seconds of wall time)."""
-    import shutil
-
-    from pipeline.trees import max_guesses, to_arrow
-
     if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=plan.describe()):
         return False, 0.0
     start = time.perf_counter()

@@ -15,9 +15,20 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from solver.web import service
-from solver.web.models import (CandidatesRequest, CandidatesResponse, ErrorResponse, FeedbackRequest,
-                               FeedbackResponse, GameLiteral, GamesResponse, NextRequest, NextResponse, RandomResponse,
-                               TreeRequest, TreeResponse)
+from solver.web.models import (
+    CandidatesRequest,
+    CandidatesResponse,
+    ErrorResponse,
+    FeedbackRequest,
+    FeedbackResponse,
+    GameLiteral,
+    GamesResponse,
+    NextRequest,
+    NextResponse,
+    RandomResponse,
+    TreeRequest,
+    TreeResponse,
+)
 
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (400, "Malformed JSON."), (404, "No such path."), (405, "Wrong method."), (413, "A body over 64 KB."),

@@ -10,7 +10,7 @@ import logging
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,6 +18,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
+from solver.web import service
+from solver.web.api import router
 from solver.web.service import FieldError
 
 MAX_BODY = 64 * 1024  # bytes of a request body
@@ -151,8 +153,6 @@ def _fallback(folder: Path, not_found):
 async def _lifespan(app: FastAPI):
     """At startup, run a first kernel on this (the main) thread, then build the games list and load
     the kernels in the background (`service.prime_kernels`, `service.warm`)."""
-    from solver.web import service
-
     service.prime_kernels()
     threading.Thread(target=service.warm, name="deduce-warm", daemon=True).start()
     yield
@@ -160,8 +160,6 @@ async def _lifespan(app: FastAPI):
 
 def create_app() -> FastAPI:
     """Return the application: /api (documented at /docs and /openapi.json), the page at /."""
-    from solver.web.api import router
-
     app = FastAPI(title="deduce", lifespan=_lifespan,
                   summary="Deduction-game solvers played from precomputed decision trees.",
                   description="The JSON API of `deduce serve`. Every error is `{\"error\": {\"field\": ..., "
@@ -175,29 +173,3 @@ def create_app() -> FastAPI:
     app.add_middleware(BodyLimit)
     app.router.default = _fallback(STATIC, app.router.not_found)
     return app
-
-
-def serve(host: str, port: int, announce: Callable[[str], Any]) -> None:
-    """Listen on host:port, `announce` the address, and serve until interrupted (one process).
-
-    ValueError when the address cannot be listened on (in use, unknown host).
-    """
-    import socket
-
-    import uvicorn
-
-    sock = None
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                             flags=socket.AI_PASSIVE)[0]
-        sock = socket.socket(family, kind, proto)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-    except OSError as err:
-        if sock is not None:
-            sock.close()
-        raise ValueError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
-    shown = f"[{host}]" if ":" in host else host
-    config = uvicorn.Config(create_app(), log_level="warning", access_log=False)
-    announce(f"Serving on http://{shown}:{port} (Ctrl-C to stop)")
-    uvicorn.Server(config).run(sockets=[sock])

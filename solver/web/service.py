@@ -1,4 +1,4 @@
-"""What the endpoints answer, computed by the library (`solver.commands`, `solver.explain`).
+"""What the endpoints answer, computed by the analysis layer (`solver.analysis`) over the runtime solver.
 
 Every function takes plain values (the request's fields) and returns plain dicts in the shapes of
 `models`, or raises `FieldError` naming the request field at fault. Results are pure functions of
@@ -13,7 +13,14 @@ import threading
 from functools import lru_cache
 from typing import Any, Sequence
 
-from solver.game import Game
+from solver.analysis import notation
+from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
+from solver.analysis.notation import check_allowed, parse_answer, select_game
+from solver.analysis.scores import Scores
+from solver.analysis.walk import Nodes, start_state
+from solver.core.engine import get_solver
+from solver.core.game import Game
+from solver.core.registry import VARIANTS, all_variants
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
 RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
@@ -43,8 +50,6 @@ class _StepError(ValueError):
 # -- games --------------------------------------------------------------------------------------
 def resolve(name: str, variant: str | None) -> Key:
     """Return the (game, variant) key, the variant defaulted; FieldError for an unknown one."""
-    from solver.games import VARIANTS
-
     if name not in VARIANTS:
         raise FieldError("game", f"unknown game: choose from {', '.join(VARIANTS)}")
     if variant is None:
@@ -57,14 +62,10 @@ def resolve(name: str, variant: str | None) -> Key:
 @lru_cache(maxsize=None)
 def game_of(key: Key) -> Game:
     """Return the game variant of a key (built once)."""
-    from solver.commands.formats import select_game
-
     return select_game(*key)
 
 
 def solver_of(key: Key):
-    from solver.engine import get_solver
-
     return get_solver(game_of(key))
 
 
@@ -84,7 +85,7 @@ def feedback_info(game: Game) -> dict[str, Any]:
 
 
 def games() -> dict[str, Any]:
-    """Return every registered variant (`solver.games.all_variants`), the default first per game;
+    """Return every registered variant (`solver.core.registry.all_variants`), the default first per game;
     built once (concurrent first callers wait for it)."""
     with _GAMES_LOCK:
         return _games()
@@ -96,7 +97,7 @@ def prime_kernels() -> None:
     Measured (Numba's OpenMP layer): until the main thread has run a parallel kernel, each kernel
     call from a worker thread (where requests are computed) costs about 8 ms instead of 0.1 ms.
     """
-    from solver import kernels
+    from solver.core import kernels  # defers Numba to the first kernel run
 
     try:
         game = game_of(resolve("mastermind", None))  # the smallest table: a fraction of a second
@@ -116,8 +117,6 @@ def warm() -> None:
 
 @lru_cache(maxsize=1)
 def _games() -> dict[str, Any]:
-    from solver.games import VARIANTS, all_variants
-
     out = []
     for key in all_variants():
         game, solver = game_of(key), solver_of(key)
@@ -132,23 +131,19 @@ def _games() -> dict[str, Any]:
 # -- histories --------------------------------------------------------------------------------
 def parse_feedback(game: Game, value: str | Sequence[int], field: str) -> int:
     """Return the code of a feedback value: marks or "0,1,0" text, or a list of ints."""
-    from solver.commands.formats import parse_feedback as parse_text
-
     try:
         if isinstance(value, str):
-            return parse_text(game, value)
+            return notation.parse_feedback(game, value)
         if game.name == "wordle":  # [2, 1, 0, 0, 0]: the digit spelling of the marks
-            return parse_text(game, "".join(str(v) for v in value))
+            return notation.parse_feedback(game, "".join(str(v) for v in value))
         return game.encode(tuple(value))
     except ValueError as err:
         raise FieldError(field, err) from None
 
 
 def parse_guess(game: Game, text: str, field: str) -> int:
-    from solver.commands.formats import parse_guess as parse_text
-
     try:
-        return parse_text(game, text)
+        return notation.parse_guess(game, text)
     except ValueError as err:
         raise FieldError(field, err) from None
 
@@ -170,9 +165,6 @@ def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> St
 def state_of(key: Key, steps: Steps):
     """Return the solver state after `steps` (built from the memoised state of its prefix, as
     `walk.replay` does); _StepError naming the step the game refuses."""
-    from solver.commands.formats import check_allowed
-    from solver.commands.walk import start_state
-
     solver = solver_of(key)
     if not steps:
         return start_state(solver)
@@ -221,13 +213,11 @@ def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
 
 @lru_cache(maxsize=RESULTS)
 def explanation(key: Key, steps: Steps) -> dict[str, Any]:
-    """Return why the solver's guess after `steps` (`solver.explain`).
+    """Return why the solver's guess after `steps` (`solver.analysis.explain`).
 
     On the tree the figures are read from the variant's memoised `Nodes` (what `explain_state` reads
     from the tree after building its own copy of the whole tree's child index: 0.5 s for cards n4).
     """
-    from solver.explain import TREE, Explanation, explain_state, group_sizes
-
     state = state_of(key, steps)
     if _on_tree(state):
         game, nodes, node, positions = game_of(key), nodes_of(key), state.node, state.candidate_positions
@@ -245,8 +235,6 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
 @lru_cache(maxsize=RESULTS)
 def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
     """Return the `top` guesses by expected remaining candidates (`scores.Scores`, as `deduce hint`)."""
-    from solver.commands.scores import Scores
-
     state = state_of(key, steps)
     scores = Scores.compute(game_of(key), state.candidate_positions, state.history)
     return [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible}
@@ -260,8 +248,6 @@ def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:
 
 def feedback(key: Key, steps: Steps, target: str, guess: str) -> dict[str, Any]:
     """Return the feedback of `guess` against `target`; FieldError naming either."""
-    from solver.commands.formats import check_allowed, parse_answer
-
     game = game_of(key)
     try:
         answer = parse_answer(game, [target])
@@ -286,8 +272,6 @@ def random_target(key: Key, seed: int | None) -> dict[str, str]:
 @lru_cache(maxsize=16)
 def nodes_of(key: Key):
     """Return the tree of a variant as `walk.Nodes` (its child index is built once)."""
-    from solver.commands.walk import Nodes
-
     return Nodes.from_tree(solver_of(key).tree)
 
 

@@ -1,0 +1,74 @@
+"""Several Wordle boards on the command line (`--boards N`): the `play` transcript and the `solve` dialogue."""
+from __future__ import annotations
+
+from solver.analysis.boards import check_boards, parse_board_feedback, show_board_feedback
+from solver.analysis.notation import label_list, parse_guess, plural
+from solver.cli.sessions import COMMANDS, LIST_LIMIT
+from solver.core.game import Game
+from solver.games.boards import Boards, guesses_allowed
+
+
+def transcript(game: Game, steps: list[tuple[int, tuple[int, ...]]]) -> list[str]:
+    """Return the `play` lines: every guess, its feedback per board, and the summary."""
+    lines = []
+    for number, (row, codes) in enumerate(steps, start=1):
+        lines += [f"Your guess #{number}: {game.labels[row]}", f"My answer: {show_board_feedback(game, codes)}"]
+    allowed = guesses_allowed(len(steps[0][1]))
+    verdict = "within" if len(steps) <= allowed else "over"
+    lines.append(f"You solved {plural(len(steps[0][1]), 'board')} in {plural(len(steps), 'guess', 'guesses')} "
+                 f"({verdict} the {allowed} the game allows)!")
+    return lines
+
+
+class BoardsSession:
+    """`solve --boards N`: proposes one guess for every board, reads the marks of each unsolved board."""
+
+    def __init__(self, game: Game, count: int):
+        self.game, self.state = game, Boards.start(game, check_boards(game, count))
+        self.guess = self.state.choose()
+        self.done = False
+        self._taken: list[tuple[Boards, int]] = []
+
+    def opening(self) -> list[str]:
+        return [f"{self.game.title} on {self.state.count} boards: {self.game.n_targets} candidates each; "
+                f"guesses computed live, {guesses_allowed(self.state.count)} allowed.",
+                "Type the marks of each unsolved board in order (RYRGR GGRRR), or GUESS=MARKS MARKS if you "
+                "played another guess.", f"Marks: {self.game.feedback_help}.", COMMANDS, self._proposal()]
+
+    def _proposal(self) -> str:
+        return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
+
+    def prompt(self) -> str:
+        boards = ", ".join(str(b + 1) for b in self.state.open_boards)
+        return f"marks of boards {boards} for {self.game.labels[self.guess]}> "
+
+    def candidates(self) -> list[str]:
+        lines = []
+        for b in self.state.open_boards:
+            names = [self.game.labels[self.game.target_index[p]] for p in self.state.candidates[b][:LIST_LIMIT]]
+            more = " ..." if self.state.candidates[b].size > LIST_LIMIT else ""
+            lines.append(f"board {b + 1}: {plural(int(self.state.candidates[b].size), 'candidate')}: "
+                         f"{label_list(self.game, names)}{more}")
+        return lines
+
+    def handle(self, line: str) -> list[str]:
+        guess, sep, marks = line.partition("=")
+        row = parse_guess(self.game, guess) if sep else self.guess
+        state = self.state.after(row, parse_board_feedback(self.state, marks if sep else line))
+        self._taken.append((self.state, self.guess))
+        self.state = state
+        count = len(state.history)
+        if state.done:
+            self.done = True
+            return [f"All {state.count} boards solved in {plural(count, 'guess', 'guesses')}!"]
+        left = "; ".join(f"board {b + 1}: {n}" for b, n in enumerate(state.remaining()) if not state.solved[b])
+        self.guess = state.choose()
+        return [f"Candidates left: {left}.", self._proposal()]
+
+    def undo(self) -> list[str]:
+        """Take back the last feedback; ValueError when there is none."""
+        if not self._taken:
+            raise ValueError("nothing to undo")
+        self.state, self.guess = self._taken.pop()
+        self.done = False
+        return ["Taken back.", self._proposal()]

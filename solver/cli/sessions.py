@@ -1,0 +1,200 @@
+"""Line-by-line dialogues: the solving assistant (`solve`) and the adversarial hider (`hide`).
+
+A session answers one input line at a time with output lines, and raises ValueError (one line)
+for input it rejects; `converse` runs a session over any line source, so the same code serves a
+terminal, piped standard input and the tests. Typing "list" (or "?") shows the candidates, "undo"
+takes back the last line, "quit" stops (`COMMANDS`); in `solve`, "why" explains the proposed guess
+(`SOLVE_COMMANDS`, `solver.analysis.explain`).
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+import numpy as np
+
+from solver.analysis.explain import explain_state
+from solver.analysis.notation import (
+    check_allowed,
+    label_list,
+    parse_feedback,
+    parse_guess,
+    parse_step,
+    plural,
+    show_feedback,
+)
+from solver.analysis.walk import feedback_codes, start_state
+from solver.cli.why import why_lines
+from solver.core.engine import get_solver
+from solver.core.game import Game
+
+LIST_LIMIT = 20  # candidates shown by "list"
+ENDED, QUIT, EOF, INTERRUPTED = 0, 0, 1, 130  # exit statuses of `converse` (see `solver.cli.main`)
+COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
+SOLVE_COMMANDS = ("Type why to explain the proposed guess, list (or ?) for the candidates, undo to take back "
+                  "the last line, quit to stop.")
+
+
+class SolveSession:
+    """Proposes the solver's guess, reads its feedback (or GUESS=FEEDBACK), until identified."""
+
+    def __init__(self, game: Game):
+        self.game, self.solver = game, get_solver(game)
+        self.state = start_state(self.solver)
+        self.guess = self.solver.guess_row(self.state)
+        self.done = False
+        self._taken: list[tuple] = []  # (state, guess) before each accepted line, for `undo`
+
+    def opening(self) -> list[str]:
+        source = "from the precomputed tree" if self.solver.tree is not None else (
+            f"computed live (tree file unusable: {self.solver.tree_error})" if self.solver.tree_error
+            else "computed live (no precomputed tree file)")
+        return [f"{self.game.title}: {self.state.remaining} candidates; guesses {source}.",
+                "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
+                f"Feedback: {self.game.feedback_help}.", SOLVE_COMMANDS,
+                self._proposal()]
+
+    def _proposal(self) -> str:
+        return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
+
+    def prompt(self) -> str:
+        fields = self.game.feedback_help.split(":")[0]
+        return f"feedback ({fields}) for {self.game.labels[self.guess]}> "
+
+    def candidates(self) -> list[str]:
+        names = self.state.candidates
+        more = " ..." if len(names) > LIST_LIMIT else ""
+        return [f"{plural(len(names), 'candidate')}: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
+
+    def why(self) -> list[str]:
+        """Return the explanation of the proposed guess (`solver.analysis.explain`)."""
+        return why_lines(explain_state(self.state, self.guess))
+
+    def handle(self, line: str) -> list[str]:
+        game = self.game
+        if line.strip().lower() == "why":
+            return self.why()
+        row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
+        check_allowed(game, self.state.history, row)
+        was_on_tree = self.state.node is not None and self.solver.tree is not None
+        state = self.solver.advance(self.state, row, code)
+        self._taken.append((self.state, self.guess))
+        self.state = state
+        guesses = len(state.history)
+        if code == game.win_code:
+            self.done = True
+            return [f"Solved in {guesses} guess{'es' if guesses > 1 else ''}!"]
+        if state.identified:
+            self.done = True
+            return [f"Identified: the answer is {state.candidates[0]}; play it as guess #{guesses + 1}."]
+        lines = [f"{plural(state.remaining, 'candidate remains', 'candidates remain')}."]
+        if was_on_tree and state.node is None:
+            lines.append("(this leaves the precomputed tree: computing live)")
+        self.guess = self.solver.guess_row(state)
+        return lines + [self._proposal()]
+
+    def undo(self) -> list[str]:
+        """Take back the last feedback; ValueError when there is none."""
+        if not self._taken:
+            raise ValueError("nothing to undo")
+        self.state, self.guess = self._taken.pop()
+        self.done = False
+        return [f"Taken back: {plural(self.state.remaining, 'candidate remains', 'candidates remain')}.",
+                self._proposal()]
+
+
+def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarray]:
+    """Return (code, the candidate rows it keeps): the feedback keeping the most candidates.
+
+    Ties go to a feedback other than the win, then to the lowest code.
+    """
+    codes = feedback_codes(game, row, rows)
+    counts = np.bincount(codes, minlength=game.n_codes) * 2
+    counts[game.win_code] -= 1  # a win only when nothing else is left
+    code = int(np.argmax(counts))
+    return code, rows[codes == code]
+
+
+class HideSession:
+    """An adversary that never commits to an answer: each feedback keeps the most candidates."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.rows = game.target_index.copy()
+        self.history: list[tuple[int, int]] = []
+        self.done = False
+        self._taken: list[np.ndarray] = []  # the candidates before each guess, for `undo`
+
+    def opening(self) -> list[str]:
+        return [f"{self.game.title}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!",
+                COMMANDS]
+
+    def prompt(self) -> str:
+        return f"guess #{len(self.history) + 1}> "
+
+    def candidates(self) -> list[str]:
+        return [f"{self.rows.size} candidates left (I am not telling which)."]
+
+    def handle(self, line: str) -> list[str]:
+        row = parse_guess(self.game, line)
+        check_allowed(self.game, self.history, row)
+        code, rows = hider_answer(self.game, row, self.rows)
+        self._taken.append(self.rows)
+        self.rows = rows
+        self.history.append((row, code))
+        lines = [f"My answer: {show_feedback(self.game, code)}"]
+        if code == self.game.win_code:
+            self.done = True
+            n = len(self.history)
+            return lines + [f"You got it in {n} guess{'es' if n > 1 else ''}!"]
+        return lines + [f"{plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
+
+    def undo(self) -> list[str]:
+        """Take back the last guess; ValueError when there is none."""
+        if not self._taken:
+            raise ValueError("nothing to undo")
+        self.rows = self._taken.pop()
+        self.history.pop()
+        self.done = False
+        return [f"Taken back: {plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
+
+
+def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Callable[[str], None],
+             prompt: Callable[[str], None], echo_input: bool = False) -> int:
+    """Run a session over input lines; return the exit status.
+
+    0 when the session ends (or on "quit"); 1 on end of input before that; 130 on Ctrl-C. Rejected lines are reported through `warn` and asked again.
+    The prompt's line is ended before any message, so nothing lands on it.
+    """
+    for text in session.opening():
+        say(text)
+    while not session.done:
+        prompt(session.prompt())
+        try:
+            line = next(lines, None)
+        except KeyboardInterrupt:
+            say("")
+            warn("interrupted")
+            return INTERRUPTED
+        if line is None:
+            say("")
+            warn("input ended before the game was over")
+            return EOF
+        line = line.strip()
+        if echo_input:
+            say(line)
+        if not line:
+            continue
+        if line.lower() in ("quit", "exit", "q"):
+            return QUIT
+        if line.lower() in ("list", "?"):
+            for text in session.candidates():
+                say(text)
+            continue
+        try:
+            out = session.undo() if line.lower() == "undo" else session.handle(line)
+        except ValueError as err:
+            warn(f"{err} (try again)")
+            continue
+        for text in out:
+            say(text)
+    return ENDED

@@ -1,0 +1,388 @@
+"""Every artifact the pipeline writes and the solver reads: names, schemas, metadata, checks.
+
+Where they live (`search_dirs`, in the order searched; `deduce tables --where` prints them):
+``$DEDUCE_ARTIFACTS`` alone when it is set; else the packaged folder (``artifacts/`` of a checkout,
+the package data ``solver/trees`` of an installed wheel, which carries the committed trees) and the
+user cache folder (`platformdirs`). Builds write to `artifacts_dir()`: the packaged folder where it
+is writable, else the user cache, so a read-only install still rebuilds and finds its artifacts.
+
+* ``table-<game>-<variant>.parquet``: the full feedback table, one row per allowed guess.
+  Columns: ``guess`` (int32, guess row index), ``codes`` (fixed-size list of uint8 or uint16, one
+  feedback code per target, in the game's target order).
+* ``tree-<game>-<variant>.parquet``: a complete decision tree, one row per node (a state in which a
+  guess is played). Columns: ``node`` (int32, 0 = root), ``parent`` (int32, -1 for the root),
+  ``feedback`` (int32, the code the parent's guess received to lead here, -1 for the root),
+  ``depth`` (int16, guesses made before this node), ``guess`` (int32, guess row index),
+  ``guess_text`` (string), ``remaining`` (int32, candidates left at this node),
+  ``subtree_guesses`` (int64, guesses needed to finish every candidate of this node, counted
+  from this node's guess: the sum over its candidates of their depth below it plus one).
+* ``manifest.json``: for each artifact, its rows, bytes and sha256.
+
+Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
+``kind`` (table / tree), ``game``, ``variant``, ``fingerprint`` (`Game.fingerprint`: the word
+lists and the rule source), ``code_version``, ``build_time`` (UTC ISO 8601), ``content_sha256``
+(sha256 over the column data, checked on every read), and per kind: ``guesses``, ``targets``,
+``n_codes`` for tables; ``targets``, ``total_guesses``, ``max_guesses``, ``strategy`` for trees.
+Trees from the exact search (`pipeline.search`) add ``lower_bound`` (a proven lower bound on the
+total of any tree that opens with this tree's first guess, or of any tree when ``proven`` is
+``game``), ``proven`` (``game``: optimal over every first guess; ``opener``: optimal for its first
+guess; ``none``: top-k search, the total is an upper bound), ``nodes_searched``, ``full_nodes``,
+``memo_hit_rate`` and ``search_seconds``; trees not proven for the game may add
+``game_lower_bound`` (a proven lower bound on the total of any tree, over every first guess:
+`pipeline.search.bounds`), with ``game_lower_bound_opener`` (the first guess attaining it) and
+``game_lower_bound_seconds``; among trees of equal total each root class keeps the
+shallowest, and every tree is optimal within the guess limit in ``strategy`` (``max6``: 6 guesses).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timezone
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from platformdirs import user_cache_dir
+
+from solver.core import atomic
+from solver.core.game import Game
+
+SCHEMA_VERSION = "1"
+CODE_VERSION = "0.1.0"
+MANIFEST = "manifest.json"
+TABLE, TREE = "table", "tree"
+
+TREE_SCHEMA = pa.schema([
+    ("node", pa.int32()),
+    ("parent", pa.int32()),
+    ("feedback", pa.int32()),
+    ("depth", pa.int16()),
+    ("guess", pa.int32()),
+    ("guess_text", pa.string()),
+    ("remaining", pa.int32()),
+    ("subtree_guesses", pa.int64()),
+])
+
+
+REBUILD = "rebuild it with `make tables`"
+
+
+class ArtifactError(ValueError):
+    """An artifact exists but cannot be used (unreadable, wrong schema, checksum, game or contents).
+
+    The message names the file, says what is wrong and ends with how to rebuild it.
+    """
+
+
+class MissingTableError(KeyError):
+    """No artifact file for this game variant."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; keep it readable
+        return str(self.args[0]) if self.args else "missing artifact"
+
+
+def packaged_dir() -> Path:
+    """Return the folder of the committed trees: ``solver/trees`` (package data) of an installed
+    wheel, else ``artifacts/`` beside the packages (a checkout, or an editable install)."""
+    shipped = files("solver") / "trees"
+    if shipped.is_dir():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parents[2] / "artifacts"  # solver/core/ -> the checkout
+
+
+def cache_dir() -> Path:
+    """Return the user cache folder for artifacts built where the package folder is read-only."""
+    return Path(user_cache_dir("deduce")) / "artifacts"
+
+
+def _writable(folder: Path) -> bool:
+    while not folder.exists():  # the first existing ancestor decides whether it can be created
+        folder = folder.parent
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def artifacts_dir() -> Path:
+    """Return the folder builds write to: $DEDUCE_ARTIFACTS, else the packaged folder if writable,
+    else the user cache folder."""
+    env = os.environ.get("DEDUCE_ARTIFACTS")
+    if env:
+        return Path(env)
+    packaged = packaged_dir()
+    return packaged if _writable(packaged) else cache_dir()
+
+
+def search_dirs() -> list[Path]:
+    """Return the folders searched for an artifact, in order: $DEDUCE_ARTIFACTS alone when set,
+    else the build folder, the packaged folder and the user cache folder (without repeats)."""
+    env = os.environ.get("DEDUCE_ARTIFACTS")
+    if env:
+        return [Path(env)]
+    return list(dict.fromkeys([artifacts_dir(), packaged_dir(), cache_dir()]))
+
+
+def artifact_name(kind: str, game: Game) -> str:
+    """Return the file name of the `kind` artifact (table or tree) of a game variant."""
+    return f"{kind}-{game.key}.parquet"
+
+
+def artifact_path(kind: str, game: Game, folder: Path | None = None) -> Path:
+    """Return the path of the `kind` artifact of a game variant: in `folder` when given, else the
+    first of `search_dirs` that has it (the build folder when none has)."""
+    name = artifact_name(kind, game)
+    if folder is not None:
+        return folder / name
+    for candidate in search_dirs():
+        if (candidate / name).exists():
+            return candidate / name
+    return artifacts_dir() / name
+
+
+def table_schema(game: Game) -> pa.Schema:
+    """Return the schema of a game's feedback table."""
+    value = pa.uint8() if game.code_dtype == np.uint8 else pa.uint16()
+    return pa.schema([("guess", pa.int32()), ("codes", pa.list_(value, game.n_targets))])
+
+
+def content_digest(table: pa.Table) -> str:
+    """Return the sha256 of a table's column data, independent of Parquet encoding."""
+    digest = hashlib.sha256()
+    for name in table.column_names:
+        column = table.column(name).combine_chunks()
+        digest.update(name.encode())
+        if pa.types.is_string(column.type):
+            digest.update("\x00".join(column.to_pylist()).encode())
+        elif pa.types.is_fixed_size_list(column.type):
+            digest.update(memoryview(np.ascontiguousarray(column.flatten().to_numpy())))  # no copy
+        else:  # booleans are bit-packed in Arrow: they are the one column read with a copy
+            digest.update(memoryview(np.ascontiguousarray(column.to_numpy(zero_copy_only=False))))
+    return digest.hexdigest()
+
+
+def _metadata(kind: str, game: Game, table: pa.Table, extra: dict) -> dict[str, str]:
+    meta = {
+        "schema_version": SCHEMA_VERSION,
+        "kind": kind,
+        "game": game.name,
+        "variant": game.variant,
+        "fingerprint": game.fingerprint(),
+        "code_version": CODE_VERSION,
+        "build_time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "content_sha256": content_digest(table),
+    }
+    meta.update({key: str(value) for key, value in extra.items()})
+    return meta
+
+
+def write(kind: str, game: Game, table: pa.Table, extra: dict, folder: Path | None = None) -> Path:
+    """Write an artifact atomically with its metadata (into `folder`, else `artifacts_dir()`); return its path."""
+    path = (folder or artifacts_dir()) / artifact_name(kind, game)
+    meta = _metadata(kind, game, table, extra)
+    table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
+    # Row groups of at most ~64 MB: the writer's buffers scale with one group, not the whole table
+    # (the cards n=3 table is 1 GB in one 22100-row group otherwise).
+    row_bytes = max(1, table.nbytes // max(table.num_rows, 1))
+    with atomic.replacing(path, parents=True) as tmp:  # the pipeline creates artifacts/
+        pq.write_table(table, tmp, compression="zstd", row_group_size=max(256, min(1 << 16, (1 << 26) // row_bytes)))
+    return path
+
+
+def read_metadata(path: Path) -> dict[str, str]:
+    """Return an artifact's key-value metadata; MissingTableError / ArtifactError if unusable."""
+    if not path.is_file():
+        raise MissingTableError(f"no artifact {path}")
+    try:
+        raw = pq.read_schema(path).metadata or {}
+    except (pa.ArrowException, OSError) as err:
+        raise _unreadable(path, err) from None
+    try:
+        meta = {k.decode(): v.decode() for k, v in raw.items()}
+    except UnicodeDecodeError:
+        raise ArtifactError(f"{path} has metadata that is not text: {REBUILD}") from None
+    if meta.get("schema_version") != SCHEMA_VERSION:
+        raise ArtifactError(f"{path} has schema version {meta.get('schema_version')!r}, expected {SCHEMA_VERSION}: "
+                            f"{REBUILD}")
+    return meta
+
+
+def is_current(kind: str, game: Game, folder: Path | None = None, **expected: str) -> bool:
+    """Return True if the artifact exists, has this schema, this game's fingerprint and `expected` metadata."""
+    try:
+        meta = read_metadata(artifact_path(kind, game, folder))
+    except (MissingTableError, ArtifactError):
+        return False
+    wanted = {"kind": kind, "fingerprint": game.fingerprint(), "code_version": CODE_VERSION, **expected}
+    return all(meta.get(k) == str(v) for k, v in wanted.items())
+
+
+def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, dict[str, str]]:
+    """Return (table, metadata) of a checked artifact.
+
+    Raises MissingTableError if the file is absent (or not a regular file: a directory, a FIFO),
+    ArtifactError (naming the file) if it cannot be read, has another schema version, kind or game
+    fingerprint, fails its content checksum, or (a tree) fails `validate_tree`.
+    """
+    path = artifact_path(kind, game, folder)
+    meta = read_metadata(path)
+    if meta.get("kind") != kind or meta.get("fingerprint") != game.fingerprint():
+        raise ArtifactError(f"{path} was built for other rules or word lists: {REBUILD}")
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as err:
+        raise _unreadable(path, err) from None
+    nulls = [name for name in table.column_names if table.column(name).null_count]
+    if nulls:
+        raise ArtifactError(f"{path} has null values in {', '.join(nulls)}: {REBUILD}")
+    if kind == TREE and (problem := _schema_problem(table.schema)):  # before the checksum reads the columns
+        raise ArtifactError(f"{path} is not a valid tree ({problem}): {REBUILD}")
+    try:
+        digest = content_digest(table)
+    except (pa.ArrowException, ValueError, TypeError) as err:  # columns of unexpected types
+        raise ArtifactError(f"{path} has column data that cannot be checked ({err}): {REBUILD}") from None
+    if digest != meta.get("content_sha256"):
+        raise ArtifactError(f"{path} fails its content checksum: {REBUILD}")
+    if kind == TREE:
+        validate_tree(table, meta, game, path)
+    return table, meta
+
+
+def _unreadable(path: Path, err: Exception) -> ArtifactError:
+    return ArtifactError(f"{path} is not a readable Parquet file ({' '.join(str(err).split())}): {REBUILD}")
+
+
+def _schema_problem(schema: pa.Schema) -> str | None:
+    """Return what differs between `schema` and TREE_SCHEMA (names, order, types), or None."""
+    have = {f.name: f.type for f in schema}
+    want = {f.name: f.type for f in TREE_SCHEMA}
+    for name, kind in want.items():
+        if name not in have:
+            return f"missing column {name}"
+        if have[name] != kind:
+            return f"column {name} is {have[name]}, expected {kind}"
+    extra = [f.name for f in schema if f.name not in want]
+    if extra:
+        return f"unexpected column {', '.join(extra)}"
+    if schema.names != TREE_SCHEMA.names:
+        return f"columns {', '.join(schema.names)}, expected {', '.join(TREE_SCHEMA.names)}"
+    return None
+
+
+def _tree_problem(table: pa.Table, meta: dict[str, str], game: Game) -> str | None:
+    """Return the first thing wrong with a tree artifact of `game`, or None (see `validate_tree`)."""
+    problem = _schema_problem(table.schema)
+    if problem:
+        return problem
+    n = table.num_rows
+    if n == 0:
+        return "no nodes"
+    nulls = [name for name in table.column_names if table.column(name).null_count]
+    if nulls:
+        return f"null values in {', '.join(nulls)}"
+    node, parent, feedback, depth, guess, remaining, subtree = (
+        table.column(name).to_numpy() for name in
+        ("node", "parent", "feedback", "depth", "guess", "remaining", "subtree_guesses"))
+    if not np.array_equal(node, np.arange(n, dtype=np.int32)):
+        return "node ids are not 0, 1, ... in row order"
+    if parent[0] != -1 or feedback[0] != -1 or depth[0] != 0:
+        return "node 0 is not the root (parent -1, feedback -1, depth 0)"
+    up, code = parent[1:].astype(np.int64), feedback[1:].astype(np.int64)
+    if n > 1 and (up.min() < 0 or np.any(up >= node[1:])):
+        return "a node's parent does not precede it"
+    if np.any(depth[1:] != depth[up] + 1):
+        return "a node's depth is not its parent's plus one"
+    if guess.min() < 0 or guess.max() >= game.n_guesses:
+        return f"guess id out of range 0..{game.n_guesses - 1}"
+    if n > 1 and (code.min() < 0 or code.max() >= game.n_codes):
+        return f"feedback code out of range 0..{game.n_codes - 1}"
+    if np.any(code == game.win_code):
+        return "a node is reached by the winning feedback"
+    keys = np.sort(up * game.n_codes + code)
+    if np.any(keys[1:] == keys[:-1]):
+        return "two children of a node share a feedback code"
+    if remaining.min() < 1:
+        return "a node has no remaining candidate"
+    if remaining[0] != game.n_targets:
+        return f"the root has {remaining[0]} candidates, expected the game's {game.n_targets} targets"
+    if np.any(subtree < remaining):
+        return "a node has fewer guesses than candidates (subtree_guesses < remaining)"
+    # A node's candidates are its children's, plus its own guess when that is one of them (exact in
+    # float64: the sums stay far below 2**53).
+    own = remaining - np.bincount(up, weights=remaining[1:], minlength=n).astype(np.int64)
+    if own.min() < 0 or own.max() > 1:
+        return "a node's remaining count is not the candidates of its children (plus its guess)"
+    is_target = np.zeros(game.n_guesses, dtype=bool)
+    is_target[game.target_index] = True
+    if not is_target[guess[own == 1]].all():
+        return "a node counts its guess as a candidate but the guess is not a target"
+    if np.any(subtree != remaining + np.bincount(up, weights=subtree[1:], minlength=n).astype(np.int64)):
+        return "a node's subtree_guesses is not its remaining count plus its children's subtree_guesses"
+    for key, value in (("targets", game.n_targets), ("total_guesses", int(subtree[0])),
+                       ("max_guesses", int(depth.max()) + 1)):
+        if key not in meta and key == "max_guesses":
+            continue  # optional here (only informative)
+        try:
+            stated = int(meta.get(key, ""))
+        except ValueError:
+            return f"metadata {key} is {meta.get(key)!r}, not an integer"
+        if stated != value:
+            return f"metadata {key} {stated}, but the tree has {value}"
+    return None
+
+
+def validate_tree(table: pa.Table, meta: dict[str, str], game: Game, path: Path | str = "tree") -> None:
+    """Raise ArtifactError (naming `path`) unless `table` and `meta` are a well-formed tree of `game`.
+
+    Checks, vectorised (12-25 ms on the 281k-node cards n4 tree): the columns' names, order and
+    types against TREE_SCHEMA, no nulls, at least one node; node ids 0..n-1 in row order; node 0
+    the root (parent -1, feedback -1, depth 0); every other node's parent before it and its depth
+    the parent's plus one; guess ids in 0..n_guesses-1; feedback codes in 0..n_codes-1, never the
+    win code, distinct among the children of a node; remaining >= 1, the root's the game's target
+    count, each node's the sum of its children's (plus one when its guess is a candidate, then a
+    target); subtree_guesses >= remaining and equal to remaining plus the children's; metadata
+    ``targets``, ``total_guesses`` (the root's subtree_guesses) and, when present, ``max_guesses``
+    (deepest depth + 1). Other metadata keys (the exact search's) are not required.
+    """
+    problem = _tree_problem(table, meta, game)
+    if problem:
+        raise ArtifactError(f"{path} is not a valid tree ({problem}): {REBUILD}")
+
+
+def table_to_numpy(table: pa.Table, game: Game) -> np.ndarray:
+    """Return codes[n_guesses, n_targets] from a feedback-table artifact."""
+    values = table.column("codes").combine_chunks().flatten().to_numpy()
+    return values.reshape(table.num_rows, game.n_targets)
+
+
+def table_from_numpy(codes: np.ndarray, game: Game) -> pa.Table:
+    """Return the Arrow table of a feedback table codes[n_guesses, n_targets]."""
+    schema = table_schema(game)
+    flat = pa.array(np.ascontiguousarray(codes).ravel(), type=schema.field("codes").type.value_type)
+    lists = pa.FixedSizeListArray.from_arrays(flat, game.n_targets)
+    return pa.table([pa.array(np.arange(codes.shape[0], dtype=np.int32)), lists], schema=schema)
+
+
+def file_sha256(path: Path) -> str:
+    """Return the sha256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifest(folder: Path | None = None) -> Path:
+    """Rewrite manifest.json listing every artifact in the folder (rows, bytes, sha256)."""
+    folder = folder or artifacts_dir()
+    entries = {}
+    for path in sorted(folder.glob("*.parquet")):
+        entries[path.name] = {
+            "rows": pq.ParquetFile(path).metadata.num_rows,
+            "bytes": path.stat().st_size,
+            "sha256": file_sha256(path),
+        }
+    target = folder / MANIFEST
+    text = json.dumps({"schema_version": SCHEMA_VERSION, "artifacts": entries}, indent=2) + "\n"
+    atomic.write_text(target, text, parents=True)
+    return target

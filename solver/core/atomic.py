@@ -1,0 +1,148 @@
+"""Writing output files safely: every file a command or the pipeline writes goes through here.
+
+What an output path may be, and what happens to it:
+
+* a regular file, or none yet: the content is written to a temporary file beside it,
+  ``.<name>.<pid>.<random>.tmp``, then renamed over it, so an interrupted run leaves the old file
+  whole (a killed process may leave the temporary file: readers ignore it, and the pipeline removes
+  stale ones of its artifacts folder, `pipeline.cleanup`). An existing file keeps its permission bits
+  (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
+  write permission for us, or no write bit at all) is refused, not replaced, as editors do.
+* a symbolic link is followed, as editors do: its target is replaced (or created), the link stays.
+* a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is written through:
+  opened and written in place, no temporary file, no rename (a FIFO waits for a reader).
+* anything else (a folder, a block device, a socket) is refused.
+* the folder must exist: it is never created, except for the pipeline's artifacts, whose writer
+  asks for it (``parents=True``).
+
+Errors are OSError naming the path as the caller gave it (never the temporary file) with a short
+reason, which `solver.cli.main.domain_errors` prints as ``error: PATH: reason``. `check_writable` makes
+the same checks without writing anything: commands call it before the work whose result they save.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to write a path: in place (device, FIFO) or by renaming a temporary file over `target`."""
+
+    through: bool
+    target: Path  # the file to replace (a symbolic link resolved), or the path itself
+    mode: int | None = None  # permission bits of the file replaced
+    owner: tuple[int, int] | None = None
+
+
+def _check_folder(folder: Path, path: Path, parents: bool) -> None:
+    try:
+        info = os.stat(folder)
+    except FileNotFoundError:
+        if parents:
+            return
+        raise FileNotFoundError(errno.ENOENT, f"folder {folder} does not exist (it is not created)",
+                                str(path)) from None
+    except NotADirectoryError:
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder", str(path)) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder", str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"folder {folder} is not writable", str(path))
+
+
+def _plan(path: Path, parents: bool) -> _Plan:
+    """Check `path` as an output and return how to write it; OSError naming `path` if refused."""
+    try:
+        info = os.stat(path)  # follows symbolic links
+    except (FileNotFoundError, NotADirectoryError):
+        info = None
+    except OSError as err:  # a loop of links, a folder we may not enter...
+        raise type(err)(err.errno, err.strerror, str(path)) from None
+    if info is None:
+        target = Path(os.path.realpath(path)) if os.path.islink(path) else path  # a dangling link
+        _check_folder(target.parent, path, parents)
+        return _Plan(False, target)
+    if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
+        if not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return _Plan(True, path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file, character device or FIFO (not replaced)", str(path))
+    if not os.access(path, os.W_OK) or not info.st_mode & 0o222:
+        raise PermissionError(errno.EACCES, "the file is read-only (not replaced)", str(path))
+    target = Path(os.path.realpath(path))
+    _check_folder(target.parent, path, False)
+    return _Plan(False, target, stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid))
+
+
+def _name_the_path(err: OSError, tmp: str, path: Path) -> None:
+    """Make an error about the temporary file name the caller's path instead."""
+    if tmp in (str(err.filename), str(err.filename2)):
+        err.filename, err.filename2 = str(path), None
+    err.args = tuple(a.replace(tmp, str(path)) if isinstance(a, str) else a for a in err.args)
+
+
+def check_writable(path: str | Path, parents: bool = False) -> None:
+    """Raise the OSError `replacing(path)` would raise before writing; write nothing.
+
+    Commands call it before the work whose result goes to `path`.
+    """
+    _plan(Path(path), parents)
+
+
+@contextmanager
+def replacing(path: str | Path, parents: bool = False) -> Iterator[Path]:
+    """Yield the path to write the new content to; on success it becomes `path`'s content.
+
+    For a regular file (or none yet) that is a temporary file beside the target, renamed over it
+    when the block ends; if the block raises (or the process dies) the old file is untouched and
+    the temporary file removed (or, after a crash, left as ``.<name>.<pid>.*.tmp``, which readers
+    ignore). A character device or a FIFO is yielded itself (written in place). `parents`: create
+    a missing folder (the pipeline's artifacts only). See the module docstring for what is refused.
+    """
+    path = Path(path)
+    plan = _plan(path, parents)
+    if plan.through:
+        yield path
+        return
+    if parents:
+        plan.target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{plan.target.name}.{os.getpid()}.", suffix=".tmp", dir=plan.target.parent)
+    except OSError as err:  # it names the temporary file it tried
+        raise type(err)(err.errno, err.strerror, str(path)) from None
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        if plan.mode is None:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # mkstemp creates 0600; give a new file the usual mode
+        else:
+            os.chmod(tmp, plan.mode)
+            if plan.owner is not None and plan.owner != (os.getuid(), os.getgid()):
+                try:
+                    os.chown(tmp, *plan.owner)
+                except OSError:
+                    pass  # only root may give a file away: it becomes ours, as with editors
+        os.replace(tmp, plan.target)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            _name_the_path(err, tmp, path)
+        raise
+
+
+def write_text(path: str | Path, text: str, parents: bool = False) -> None:
+    """Replace the content of `path` with `text` (UTF-8) as `replacing` does."""
+    with replacing(path, parents) as tmp:
+        tmp.write_text(text, encoding="utf-8")

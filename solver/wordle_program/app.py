@@ -1,0 +1,259 @@
+"""The `wordle` console script: the Wordle game of the specification.
+
+Three parts, kept apart:
+
+* options: the command line (argparse) merged over an optional JSON config file, checked, then
+  turned into a `Session` (word lists, answer order, state file) by `build_session`;
+* the game loop: `solver.wordle_program.play.play`, pure logic driving a UI object;
+* two UIs (`solver.wordle_program.terminal`), chosen by whether standard output is a terminal: `TestModeUI` prints the plain lines
+  the conformance tests read, `RichUI` a coloured board and keyboard, the share grid after each
+  game and (with -t) the original game's statistics and guess distribution.
+
+With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N + 5 guesses, each
+guess scored on every board not solved yet; both UIs show all the boards (see README.md).
+
+Every error ends the program with one line on standard error and a non-zero status: 2 for bad
+arguments, 1 for anything else (files, lists, input), 130 when interrupted. The files read must
+be regular files no larger than their caps (`solver.core.limits`): word lists 16 MB, the state file
+256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
+file is checked for writing before the first game and written by `solver.core.atomic`. Standard
+output closed early (`wordle ... | head`) ends the program quietly with status 1.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Sequence, TextIO
+
+from solver.core.atomic import check_writable, write_text
+from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.games.boards import MAX_BOARDS
+from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, check_subset, read_word_list
+from solver.wordle_program.play import NotAnAnswer, Session, check_answers, play, random_answers
+from solver.wordle_program.records import State, load_state, parse_json_object
+from solver.wordle_program.rounds import WordleError, normalise_word
+from solver.wordle_program.terminal import RichUI, TestModeUI
+
+DEFAULT_SEED = 20220123  # -s default: the seed of the specification's example config file
+U64_MAX = 2**64 - 1
+
+
+class UsageError(Exception):
+    """A bad command line (exit status 2)."""
+
+
+# ----------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Options:
+    """The resolved options: command line over config file over defaults."""
+
+    word: str | None = None
+    random: bool = False
+    difficult: bool = False
+    stats: bool = False
+    day: int | None = None
+    seed: int | None = None
+    final_set: str | None = None
+    acceptable_set: str | None = None
+    state: str | None = None
+    boards: int = 1
+
+
+CONFIG_TYPES: dict[str, type] = {
+    "random": bool, "difficult": bool, "stats": bool, "day": int, "seed": int,
+    "final_set": str, "acceptable_set": str, "state": str, "word": str, "boards": int,
+}
+
+
+_KIND_NAMES = {bool: "true or false", int: "an integer", str: "a string"}
+
+
+def _natural(text: str) -> int:
+    if not re.fullmatch(r"[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {excerpt(text)}")
+    if len(text.lstrip("0")) > len(str(U64_MAX)):  # int() refuses over 4300 digits
+        raise argparse.ArgumentTypeError(f"expected an integer below 2**64, got {excerpt(text)}")
+    return int(text)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and exit
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="wordle", allow_abbrev=False, description="Play Wordle. With standard "
+                     "output not a terminal, prints the plain lines of the specification's test mode.")
+    parser.add_argument("-w", "--word", help="the answer (otherwise read from standard input); "
+                        "with several boards, one per board separated by commas")
+    parser.add_argument("-r", "--random", action="store_true", default=None, help="random answers")
+    parser.add_argument("-D", "--difficult", action="store_true", default=None, help="hard mode")
+    parser.add_argument("-t", "--stats", action="store_true", default=None, help="statistics after each game")
+    parser.add_argument("-d", "--day", type=_natural, help="random mode: first game (default 1)")
+    parser.add_argument("-s", "--seed", type=_natural, help=f"random mode: u64 seed (default {DEFAULT_SEED})")
+    parser.add_argument("-f", "--final-set", metavar="FILE", help="answer list file")
+    parser.add_argument("-a", "--acceptable-set", metavar="FILE", help="acceptable guess list file")
+    parser.add_argument("-S", "--state", metavar="FILE", help="JSON state file, loaded and saved")
+    parser.add_argument("-c", "--config", metavar="FILE", help="JSON config file (options override it)")
+    parser.add_argument("-b", "--boards", metavar="N", type=_natural,
+                        help=f"boards (answers) per game, 1 to {MAX_BOARDS}: N + 5 guesses when N > 1 (default 1)")
+    return parser
+
+
+def load_config(path: str) -> dict[str, Any]:
+    """Return the options set in a JSON config file; WordleError if it is unreadable or malformed."""
+    try:
+        text = read_text(path, CONFIG_LIMIT, "config file")
+    except InputFileError as err:
+        raise WordleError(str(err)) from None
+    data = parse_json_object(text, f"config file {path}")
+    config = {}
+    for key, value in data.items():
+        kind = CONFIG_TYPES.get(key)
+        if kind is None:
+            raise WordleError(f"config file {path}: unknown key {excerpt(key)} (known: {', '.join(CONFIG_TYPES)})")
+        if value is None:
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise WordleError(f"config file {path}: {key!r} must be {_KIND_NAMES[kind]}")
+        if kind is int and not 0 <= value <= U64_MAX:
+            raise WordleError(f"config file {path}: {key!r} must be a non-negative integer below 2**64")
+        config[key] = value
+    return config
+
+
+def resolve_options(argv: Sequence[str]) -> Options:
+    """Return the options of a command line (with its config file); UsageError/WordleError if bad."""
+    args = build_parser().parse_args(list(argv))
+    config = load_config(args.config) if args.config is not None else {}
+    merged = {}
+    for key, kind in CONFIG_TYPES.items():
+        value = getattr(args, key) if getattr(args, key) is not None else config.get(key)
+        merged[key] = bool(value) if kind is bool else value  # flags: absent everywhere = False
+    if merged["boards"] is None:
+        merged["boards"] = 1
+    options = Options(**merged)
+    if options.random and options.word is not None:
+        raise UsageError("--word cannot be used in random mode (--random)")
+    if not options.random and (options.day is not None or options.seed is not None):
+        raise UsageError("--day and --seed can only be used in random mode (--random)")
+    if options.seed is not None and options.seed > U64_MAX:
+        raise UsageError(f"--seed must be at most {U64_MAX}")
+    if options.day is not None and options.day < 1:
+        raise UsageError("--day must be at least 1")
+    if not 1 <= options.boards <= MAX_BOARDS:
+        raise UsageError(f"--boards must be between 1 and {MAX_BOARDS}, got {options.boards}")
+    if options.boards > 1 and options.difficult:
+        raise UsageError("--difficult (hard mode) cannot be used with several boards (--boards above 1)")
+    return options
+
+
+def build_session(options: Options) -> Session:
+    """Load the word lists and the state file and return the session the options describe."""
+    try:
+        answers = builtin_answers() if options.final_set is None else read_word_list(options.final_set)
+        acceptable = builtin_guesses() if options.acceptable_set is None else read_word_list(options.acceptable_set)
+        check_subset(answers, acceptable)
+    except WordListError as err:
+        raise WordleError(str(err)) from None
+    boards = options.boards
+    session = Session(answers, frozenset(acceptable), hard=options.difficult, stats=options.stats, boards=boards)
+    if boards > len(answers):
+        raise WordleError(f"the answer list has {len(answers)} words, fewer than the {boards} boards")
+    if options.word is not None and boards > 1:
+        try:
+            session.words = check_answers(options.word, boards, answers)
+        except NotAnAnswer as err:
+            raise WordleError(str(err)) from None
+        except ValueError as err:  # their number, or one given twice
+            raise UsageError(f"--word: {err}") from None
+    elif options.word is not None:
+        session.word = normalise_word(options.word)
+        if session.word not in answers:
+            raise WordleError(f"the answer {excerpt(options.word)} is not in the answer list")
+    if options.random:
+        day = options.day if options.day is not None else 1
+        games = len(answers) // boards
+        if day > games and boards == 1:
+            raise UsageError(f"--day must be at most {len(answers)}, the size of the answer list")
+        if day > games:
+            raise UsageError(f"--day must be at most {games}, the number of {boards}-board games "
+                             f"in the answer list of {len(answers)} words")
+        seed = options.seed if options.seed is not None else DEFAULT_SEED
+        session.order = random_answers(answers, day, seed, boards)
+        session.first_day = day
+    if options.state is not None:
+        path = options.state
+        session.state = load_state(path)
+        _save_state(path, None)  # an unwritable state file is refused before the first game
+        session.save = lambda state: _save_state(path, state)
+    return session
+
+
+def _save_state(path: str, state: State | None) -> None:
+    """Write the state file (see `solver.core.atomic`: its mode is kept, a read-only one or a missing
+    folder refused); with no state, only check that it could be written."""
+    try:
+        if state is None:
+            check_writable(path)
+        else:
+            write_text(path, state.to_json())
+    except OSError as err:
+        raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None,
+        stderr: TextIO | None = None, interactive: bool | None = None) -> int:
+    """Run the program and return its exit status; errors are printed as one line on `stderr`.
+
+    Streams default to the process's; `interactive` defaults to whether `stdout` is a terminal.
+    """
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        session = build_session(resolve_options(argv))
+        if interactive is None:
+            interactive = stdout.isatty()
+        ui = RichUI(stdout, stdin, session) if interactive else TestModeUI(stdin or sys.stdin, stdout)
+        play(session, ui)
+        return 0
+    except SystemExit as exit_:  # --help
+        return exit_.code if isinstance(exit_.code, int) else 0
+    except UsageError as err:
+        return _fail(stderr, f"error: {err}", 2)
+    except WordleError as err:
+        return _fail(stderr, f"error: {err}", 1)
+    except KeyboardInterrupt:
+        return _fail(stderr, "interrupted", 130)
+    except BrokenPipeError:
+        raise
+    except Exception as err:  # a bug: still one line, never a traceback
+        return _fail(stderr, f"internal error: {type(err).__name__}: {err}", 1)
+
+
+def _fail(stderr: TextIO, message: str, status: int) -> int:
+    print("wordle: " + " ".join(message.split()), file=stderr, flush=True)
+    return status
+
+
+def main() -> None:
+    """Console-script entry point."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # undecodable input is an invalid line, not a crash
+    try:
+        status = run(sys.argv[1:])
+    except BrokenPipeError:  # standard output closed early (e.g. piped into head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
