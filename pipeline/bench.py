@@ -1,7 +1,8 @@
 """`make bench`: table-build throughput, exact search, runtime latencies and the cards n=4 replay.
 
 Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
-``live`` (the worst live guess of every game without its tree), ``cards4``, ``state`` (the `wordle`
+``live`` (the worst live guess of every game without its tree), ``exactlive`` (the exact search off the
+tree), ``cards4``, ``state`` (the `wordle`
 state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency and throughput; needs the
 web extra); default: all. Figures are printed, never asserted: goals live in
 the README.
@@ -21,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from solver.analysis.boards import play
-from solver.core.engine import Solver, get_solver
+from solver.core import strategy
+from solver.core.engine import Solver, State, get_solver
 from solver.core.registry import all_variants, get_game
 from solver.core.strategy import LIVE_BUDGET
 from solver.games import battleship, cards, wordle
@@ -138,6 +140,52 @@ def bench_live() -> None:
     print(f"live worst of all games: {worst_of_all[0]:.3f} s ({worst_of_all[1]}); budget {LIVE_BUDGET:g} s a guess")
 
 
+EXACT_STATES = 60  # random states per (mode, openers, step) of the exact live section
+EXACT_BUDGET = 2.0  # seconds a live guess may take there (the goal: proven within 2 s)
+
+
+def bench_exact_live() -> None:
+    """Print how the exact live search does off the tree (Wordle, normal and hard, one core): for
+    EXACT_STATES random states after an opener (one of the 500 best by the cheap score, or any
+    allowed guess) and its feedback, and after a second random guess of the player's own, the
+    share proven within EXACT_BUDGET seconds and the median, 95th percentile and max seconds."""
+    import numba  # defers Numba to this section
+
+    from pipeline.search.openers import cheap_ranking  # defers the pipeline (Numba, pyarrow) to this section
+    from pipeline.tables import load_table  # defers the pipeline (Numba, pyarrow) to this section
+
+    numba.set_num_threads(1)
+    table = load_table(get_game("wordle", "normal"))
+    for variant in ("normal", "hard"):
+        game = get_game("wordle", variant)
+        best = cheap_ranking(game, table, 500)
+        rng = np.random.default_rng(20261201)
+        for label, openers in (("500 best openers", best), ("any opener", list(range(game.n_guesses)))):
+            seconds: dict[int, list[float]] = {1: [], 2: []}
+            proven: dict[int, int] = {1: 0, 2: 0}
+            for _ in range(EXACT_STATES):
+                solver = Solver(game, use_tree=False, budget=EXACT_BUDGET)  # a fresh memo for every state
+                answer = int(game.target_index[rng.integers(game.n_targets)])
+                state = State(solver, (), None)
+                row = int(openers[rng.integers(len(openers))])
+                for step in (1, 2):
+                    state = solver.advance(state, row, game.code(row, answer))
+                    if state.remaining <= 2 or row == answer:
+                        break
+                    start = time.perf_counter()
+                    solver.guess_row(state)
+                    seconds[step].append(time.perf_counter() - start)
+                    proven[step] += state.exact
+                    allowed = strategy.allowed_guesses(game, state.history)
+                    row = int(allowed[rng.integers(allowed.size)])  # the player's own second guess
+            for step in (1, 2):
+                times = np.array(seconds[step])
+                if times.size:
+                    print(f"exact live wordle {variant}, {label}, after guess {step}: {proven[step]}/{times.size} "
+                          f"proven within {EXACT_BUDGET:g} s; median {np.median(times):.3f} s, 95th percentile "
+                          f"{np.percentile(times, 95):.3f} s, max {times.max():.3f} s", flush=True)
+
+
 def bench_cards4() -> None:
     """Replay the cards n=4 tree against all 270725 answers and compare with its metadata."""
     game = cards.game(4)
@@ -169,8 +217,8 @@ def bench_exact() -> None:
     import numba  # defers Numba to the compute path
 
     from pipeline.search.build import Plan, build  # defers the pipeline (Numba, pyarrow) to this command
-    from pipeline.search.engine import Searcher, SearchOptions  # defers the pipeline (Numba, pyarrow) to this command
     from pipeline.tables import load_table  # defers the pipeline (Numba, pyarrow) to this command
+    from solver.core.search.engine import Searcher, SearchOptions  # defers Numba to this section
 
     numba.set_num_threads(1)
     table = load_table(get_game("wordle", "normal"))
@@ -318,7 +366,7 @@ def bench_web() -> None:
 
 
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
-            "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
+            "exactlive": bench_exact_live, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
             "web": bench_web}
 
 

@@ -11,7 +11,6 @@ from pipeline.cluster import open_backend
 from pipeline.progress import console, make_progress
 from pipeline.search.build import Plan
 from pipeline.search.build import build_tree as build_exact_tree
-from pipeline.search.engine import SearchOptions
 from pipeline.search.pooled import PooledPlan
 from pipeline.search.pooled import build_tree as build_pooled_tree
 from pipeline.tables import build_table, load_table, table_games
@@ -21,6 +20,7 @@ from solver.core.game import Game
 from solver.core.kernels import feedback_table
 from solver.core.limits import excerpt
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
+from solver.core.search.engine import SearchOptions
 from solver.games.wordlists import check_length
 
 # Tree-building options per variant (default: plain greedy). Lookahead widths were chosen by

@@ -20,10 +20,10 @@ import pytest
 
 from pipeline import cluster
 from pipeline.search.build import Plan, build, build_tree, checkpoint_dir
-from pipeline.search.engine import SearchOptions
 from pipeline.search.openers import OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path, slice_rows
 from solver.core import artifacts, kernels
 from solver.core.registry import get_game
+from solver.core.search.engine import SearchOptions
 from solver.games import mastermind
 from tests import exhaustive
 from tests.test_cli import assert_error, invoke, ok

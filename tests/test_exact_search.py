@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from pipeline.search.build import Plan, build, checkpoint_dir
-from pipeline.search.engine import INF, Searcher, SearchOptions, lower_bound_table
 from solver.core import kernels
+from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
 from solver.games import bulls, mastermind, wordle
 from tests import exhaustive, reference
 from tests.test_exhaustive import IGHT
@@ -152,14 +152,14 @@ def test_lower_bound_table_counting_bound():
 def test_hard_allows_matches_the_text_rule():
     game = wordle.game(True)
     rng = np.random.default_rng(7)
-    from pipeline.search import kernel
+    from solver.core.search import hard, kernel
 
     for _ in range(300):
         guess, answer, candidate = (int(x) for x in rng.integers(0, game.n_guesses, 3))
         marks = reference.wordle(game.labels[answer], game.labels[guess])
         code = wordle.marks_to_code(marks)
         expected = wordle.hard_mode_allows([(game.labels[guess], marks)], game.labels[candidate]) is None
-        assert wordle.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
+        assert hard.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
         assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
 
 

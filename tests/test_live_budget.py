@@ -88,7 +88,7 @@ def test_ample_budget_gives_the_greedy_guess(name, variant, picks):
     game = get_game(name, variant)
     targets = game.target_index[np.linspace(0, game.n_targets - 1, picks + 1).astype(int)[1:]]
     for budget in (strategy.LIVE_BUDGET, math.inf):
-        solver = Solver(game, use_tree=False, budget=budget)
+        solver = Solver(game, use_tree=False, budget=budget, live="greedy")  # the greedy rule's own budget
         for target in targets.tolist():
             for state in states_of(solver, target):
                 greedy = strategy.choose(game, state.candidate_positions, state.history)[0]
@@ -98,7 +98,7 @@ def test_ample_budget_gives_the_greedy_guess(name, variant, picks):
 def test_ample_budget_gives_the_greedy_guess_in_hard_mode():
     words = sorted(set(wordle.builtin_answers()[::40]))
     game = wordle.game(hard=True, answers=tuple(words), guesses=tuple(words))
-    solver = Solver(game)
+    solver = Solver(game, live="greedy")
     for target in words[::7]:
         for state in states_of(solver, game.index_of(target)):
             greedy = strategy.choose(game, state.candidate_positions, state.history)[0]

@@ -6,7 +6,6 @@ exact total."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, groups, picklable, table_for
 from solver.core import kernels, strategy

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.search.engine import SearchOptions
 from pipeline.search.pooled import PooledPlan, build_tree, class_pool
 from solver.analysis.walk import play
 from solver.core import artifacts
 from solver.core.engine import Solver
 from solver.core.registry import get_game
+from solver.core.search.engine import SearchOptions
 
 
 def test_class_pool_holds_the_candidates_and_the_best_outsiders():

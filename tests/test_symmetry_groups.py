@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.search.build import Plan, build
-from pipeline.search.engine import SearchOptions
 from solver.core import kernels, symmetry
+from solver.core.search.engine import SearchOptions
 from solver.games import battleship, cards
 from tests import exhaustive
 from tests.test_exact_search import search_total, searched

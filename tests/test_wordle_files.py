@@ -18,7 +18,7 @@ from solver.core import limits
 from solver.games.wordlists import builtin_guesses
 from solver.wordle_program.app import run
 from solver.wordle_program.records import State, load_state, parse_state
-from solver.wordle_program.rounds import Round, WordleError
+from solver.wordle_program.rounds import WordleError
 
 
 def play_lines(argv: list[str], stdin: str = "crane\n") -> tuple[int, str, str]:

@@ -16,9 +16,9 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from pipeline.search.engine import lower_bound_table
-from pipeline.search.kernel import INF, class_counts
 from solver.core.game import Game
+from solver.core.search.engine import lower_bound_table
+from solver.core.search.kernel import INF, class_counts
 
 
 @njit(cache=True)

@@ -23,12 +23,13 @@ from pipeline import cluster
 from pipeline.cluster.backend import SCRATCH
 from pipeline.search import fanout
 from pipeline.search.bounds import game_lower_bound
-from pipeline.search.engine import INF, Searcher, SearchOptions, Stats
 from pipeline.tables import compute_table
-from pipeline.trees import Nodes, max_guesses, to_arrow
+from pipeline.trees import max_guesses, to_arrow
 from solver.core import artifacts, atomic
 from solver.core.game import Game
 from solver.core.registry import get_game, registered
+from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.nodes import Nodes
 
 NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.search.engine import INF, Searcher, SearchOptions, Stats
-from pipeline.trees import Nodes
 from solver.core.game import Game
+from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.nodes import Nodes
 
 ALONE_SHARE = 0.05  # a class of the lead guess with this share of the root class is a task of its own
 

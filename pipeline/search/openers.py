@@ -1,7 +1,7 @@
 """Exact totals of first guesses: the least total guesses over every target of trees opening with each.
 
 `exact_openers` evaluates each opener with `Searcher.opener_total` (the exact search of
-`pipeline.search.engine`), in parallel over openers with joblib processes. Each worker keeps one
+`solver.core.search.engine`), in parallel over openers with joblib processes. Each worker keeps one
 `Searcher` for all the openers it gets (a module-level cache), so what its memo learnt from one
 opener speeds up the next; anagrams (CRATE, TRACE), which split the targets into largely the same
 classes, go to one worker as one task. With a `cutoff`, an opener is abandoned as soon as its total provably
@@ -34,12 +34,12 @@ from joblib import Parallel, delayed
 
 from pipeline import cluster
 from pipeline.cluster import read_shared
-from pipeline.search.engine import INF, Searcher, SearchOptions
 from pipeline.tables import compute_table, load_table
 from solver.core import artifacts, atomic, kernels, strategy
 from solver.core.game import Game
 from solver.core.kernels import feedback_table
 from solver.core.registry import get_game, registered
+from solver.core.search.engine import INF, Searcher, SearchOptions
 
 try:
     from joblib.externals.loky.backend.reduction import dumps  # the pickler loky's workers use

@@ -22,11 +22,12 @@ from joblib import Parallel, delayed
 
 from pipeline import cluster
 from pipeline.search.build import ClassResult, _save, finished_classes
-from pipeline.search.engine import INF, Searcher, SearchOptions
-from pipeline.trees import Nodes, max_guesses, to_arrow
+from pipeline.trees import max_guesses, to_arrow
 from solver.core import artifacts, kernels
 from solver.core.game import Game
 from solver.core.registry import get_game
+from solver.core.search.engine import INF, Searcher, SearchOptions
+from solver.core.search.nodes import Nodes
 
 SAMPLE_FACTOR = 20  # non-candidates sampled per pool slot
 SEED = 20261130

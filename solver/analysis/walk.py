@@ -14,7 +14,6 @@ from typing import Callable, Sequence
 import numpy as np
 
 from solver.analysis.notation import check_allowed
-from solver.core import strategy
 from solver.core.engine import Solver, State, Tree
 from solver.core.game import Game
 
@@ -126,8 +125,8 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
     is played from `state` by the solver's strategy; `first` forces the first guess; `on_solved(n)`
     is told as each node's guess finishes n of the played targets (for progress).
 
-    The guesses are the solver's: its tree while the history follows it, else the live greedy
-    rule within the solver's time budget (`strategy.choose_live`, as `Solver.guess_row`).
+    The guesses are the solver's: its tree while the history follows it, else its live choice
+    within its time budget (`Solver.choose_off_tree`, as `Solver.guess_row`).
     Candidates are split at each node by the feedback of its guess instead of being filtered
     again from the whole history.
     """
@@ -144,7 +143,8 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
         elif node is not None:
             row = int(tree.guess[node])
         else:
-            row = strategy.choose_live(game, positions, history, solver.budget).guess
+            greedy, exact = solver.choose_off_tree(positions, history)
+            row = exact.guess if exact is not None else greedy.guess
         me = len(columns["parent"])
         count = int(playing.sum())
         for key, value in zip(columns, (parent, code, len(history), row, count, 0)):

@@ -7,6 +7,7 @@ commands, their printing and the error edge (`solver.cli.errors`, whose exit sta
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,11 +31,14 @@ from solver.cli.options import (
     Answers,
     BackendName,
     BoardCount,
+    Budget,
     Force,
     GameName,
     Guesses,
     Hard,
     Jobs,
+    LiveMode,
+    Prove,
     Scheduler,
     Show,
     Size,
@@ -44,9 +48,10 @@ from solver.cli.options import (
 from solver.cli.sessions import HideSession, SolveSession, converse
 from solver.cli.why import hint_lines
 from solver.core import atomic
-from solver.core.engine import get_solver
+from solver.core.engine import LIVE_MODES, get_solver
 from solver.core.progress import terminal_progress
 from solver.core.registry import UsageError
+from solver.core.strategy import LIVE_BUDGET
 from solver.core.version import __version__
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
@@ -73,6 +78,16 @@ def _game(name: str, variant: str | None = None, hard: bool = False, answers: Pa
     return select_game(name, variant, hard, answers, guesses, every_word, size)
 
 
+def _live(game, budget: float, live: str, prove: bool) -> None:
+    """Set how the game's solver plays off the tree in this process (`Solver.budget`, `Solver.live`)."""
+    if live not in LIVE_MODES:
+        raise UsageError(f"--live is {' or '.join(LIVE_MODES)}, not {live!r}")
+    if prove and live != "exact":
+        raise UsageError("--exact needs --live exact")
+    solver = get_solver(game)
+    solver.budget, solver.live = (math.inf if prove else budget), live
+
+
 def _say(lines: list[str]) -> None:
     for line in lines:
         typer.echo(line)
@@ -93,6 +108,7 @@ def tree(
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
     size: Size = 5,
+    budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
 
@@ -103,6 +119,7 @@ def tree(
         if dot is not None:
             atomic.check_writable(dot)  # before the work, not after
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        _live(chosen, budget, live, prove)
         view = views.locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(views.summary(view, candidates))
         if depth:
@@ -120,6 +137,7 @@ def play(
     all_words: AllWords = False,
     size: Size = 5,
     boards: BoardCount = 1,
+    budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Play against a known answer and print every guess and its feedback (the test driver).
 
@@ -128,6 +146,7 @@ def play(
     """
     with domain_errors():
         chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size)
+        _live(chosen, budget, live, prove)
         if boards > 1:
             several.check_boards(chosen, boards)
             _say(transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
@@ -149,7 +168,8 @@ def _converse(session) -> None:
 
 @app.command()
 def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1) -> None:
+          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1,
+          budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False) -> None:
     """Interactive assistant: it proposes a guess, you type the feedback you got.
 
     Type `GUESS=FEEDBACK` when you played another guess (the solver follows, live when that
@@ -162,6 +182,7 @@ def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: 
     """
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        _live(chosen, budget, live, prove)
         if boards > 1:
             session = BoardsSession(chosen, boards)
         else:
@@ -195,6 +216,7 @@ def bench(
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
     size: Size = 5,
+    budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
     mean with its standard deviation, the max and the wall time.
@@ -206,6 +228,8 @@ def bench(
             benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
 
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+
+        _live(chosen, budget, live, prove)
         with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
             result = benchmark.run(chosen, sample, seed, on_solved=advance)
         _say(benchmark.histogram(result, hardest))
@@ -299,6 +323,7 @@ def hint(
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
     size: Size = 5,
+    budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """List the answers still possible after a history, rank the best next guesses and explain the
     solver's guess.
@@ -313,6 +338,7 @@ def hint(
     """
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        _live(chosen, budget, live, prove)
         steps = [parse_step(chosen, step) for step in history or []]
         result = compute_hint(chosen, steps, top)
         why = hint_lines(chosen, steps, explain)

@@ -53,3 +53,12 @@ def _formats() -> str:
 
 
 FORMATS = _formats()
+Budget = Annotated[float, typer.Option(
+    "--budget", metavar="SECONDS", min=0.0,
+    help="Off the tree: seconds a live guess may take (the greedy rule, then the exact search in what is left).")]
+LiveMode = Annotated[str, typer.Option(
+    "--live", metavar="exact|greedy",
+    help="Off the tree: exact (the exact search within --budget: proven optimal, else the best it found, else "
+         "greedy) or greedy (the greedy rule only).")]
+Prove = Annotated[bool, typer.Option(
+    "--exact", help="Off the tree: wait until the guess is proven optimal (no budget; can take minutes).")]

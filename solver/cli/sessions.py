@@ -90,6 +90,8 @@ class SolveSession:
         if was_on_tree and state.node is None:
             lines.append("(this leaves the precomputed tree: computing live)")
         self.guess = self.solver.guess_row(state)
+        if state.node is None:
+            lines.append(live_note(state))
         return lines + [self._proposal()]
 
     def undo(self) -> list[str]:
@@ -100,6 +102,16 @@ class SolveSession:
         self.done = False
         return [f"Taken back: {plural(self.state.remaining, 'candidate remains', 'candidates remain')}.",
                 self._proposal()]
+
+
+def live_note(state) -> str:
+    """Return what a live guess is worth: proven optimal, the top-k search's best, or the greedy rule's."""
+    value = state.value
+    if state.exact:
+        return f"(proven optimal live: {value:.3f} guesses expected from here, this one included)"
+    if value is not None:
+        return f"(not proven: the best found in the time allowed, {value:.3f} guesses expected from here)"
+    return "(not proven: the greedy rule's guess; the exact search did not finish in the time allowed)"
 
 
 def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarray]:

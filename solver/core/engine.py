@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from solver.core import strategy
+from solver.core.exact import ExactChoice, ExactLive
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.registry import build_command, registered
@@ -59,6 +60,7 @@ class Tree:
         keys = (parent * self.n_codes + code)[1:].tolist()
         self.children = dict(zip(keys, range(1, len(parent))))
         self.parent = parent
+        self.proven = "-prove-" in str(self.metadata.get("strategy", ""))  # built by the exact search's proof
 
     def child(self, node: int, code: int) -> int | None:
         """Return the child of `node` reached by feedback `code`, or None."""
@@ -116,22 +118,63 @@ class State:
         return self._live.get("choice")
 
     @property
+    def exact_choice(self) -> ExactChoice | None:
+        """Return the exact search's choice of this state's guess (proven, or top-k's), or None when
+        it was not made (on the tree, not asked yet, or the search did not finish in the budget)."""
+        return self._live.get("exact")
+
+    @property
+    def exact(self) -> bool:
+        """Return True when the proposed guess is proven optimal (within the game's guess limit): on a
+        tree built in prove mode, or chosen off the tree by a finished proof. Asks for the guess."""
+        self.solver.guess_row(self)
+        if self.node is not None and self.solver.tree is not None:
+            return self.solver.tree.proven
+        choice = self.exact_choice
+        return choice is not None and choice.exact
+
+    @property
+    def value(self) -> float | None:
+        """Return the expected guesses from here, the proposed one included (over equally likely
+        candidates): the tree's, or the exact search's (proven when `exact`, else the total of the
+        top-k strategy found); None for a greedy live guess, whose play-out is not computed here."""
+        if self.remaining == 1:
+            return 1.0
+        self.solver.guess_row(self)
+        tree = self.solver.tree
+        if self.node is not None and tree is not None:
+            return float(tree.subtree[self.node]) / float(tree.remaining[self.node])
+        choice = self.exact_choice
+        return None if choice is None else choice.expected
+
+    @property
     def identified(self) -> bool:
         """Return True once a single target is left (even before it is guessed)."""
         return self.remaining == 1
 
     def history_text(self) -> str:
         """Return the history as "GUESS=FEEDBACK, ..." for messages."""
-        game = self.solver.game
-        return ", ".join(f"{game.labels[g]}={game.decode(c)}" for g, c in self.history) or "(none)"
+        return _history_text(self.solver.game, self.history)
+
+
+def _history_text(game: Game, history) -> str:
+    return ", ".join(f"{game.labels[g]}={game.decode(c)}" for g, c in history) or "(none)"
+
+
+LIVE_MODES = ("exact", "greedy")
 
 
 class Solver:
     """Plays one game variant from its tree artifact, with live computation off the tree."""
 
-    def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET):
+    def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET,
+                 live: str = "exact"):
+        if live not in LIVE_MODES:
+            raise ValueError(f"live mode is {' or '.join(LIVE_MODES)}, not {excerpt(live)}")
         self.game = game
-        self.budget = budget  # seconds a live guess may spend scoring guesses (math.inf: no limit)
+        self.budget = budget  # seconds a live guess may take (math.inf: no limit, and exact means proven)
+        self.live = live  # "exact": greedy, then the exact search in what is left of the budget; "greedy"
+        self.exact_live = ExactLive(game)
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
@@ -211,19 +254,34 @@ class Solver:
             f"no {game.name} target gives {game.labels[row]}={game.decode(code)} after {state.history_text()}")
 
     def guess_row(self, state: State) -> int:
-        """Return the guess row to play in `state` (tree lookup, else live greedy choice)."""
+        """Return the guess row to play in `state`: the tree's, else the exact search's within the budget
+        (`solver.core.exact`; with `live="exact"`), else the greedy rule's."""
         tree = self.tree
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
         if "choice" not in state._live:
             if not state.history:
                 self._warn_whole_game_live()
-            choice = strategy.choose_live(self.game, state.candidate_positions, state.history, self.budget)
-            if not choice.complete:
-                log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)",
-                         self.game.title, state.history_text(), choice.scored, choice.pool, self.budget)
-            state._live["choice"] = choice
-        return state._live["choice"].guess
+            state._live["choice"], state._live["exact"] = self.choose_off_tree(state.candidate_positions,
+                                                                               state.history)
+        exact = state._live["exact"]
+        return exact.guess if exact is not None else state._live["choice"].guess
+
+    def choose_off_tree(self, positions: np.ndarray, history) -> tuple[strategy.LiveChoice | None,
+                                                                         ExactChoice | None]:
+        """Return (the greedy choice, the exact search's choice) of an off-tree state with these
+        candidate positions after `history`, within the budget; the guess is the exact one when
+        there is one. A state proven before in this process skips the greedy rule (None)."""
+        known = self.exact_live.known(positions, history) if self.live == "exact" else None
+        if known is not None:
+            return None, known
+        choice = strategy.choose_live(self.game, positions, history, self.budget)
+        if not choice.complete:
+            log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)", self.game.title,
+                     _history_text(self.game, history), choice.scored, choice.pool, self.budget)
+        if self.live != "exact":
+            return choice, None
+        return choice, self.exact_live.choose(positions, history, max(self.budget - choice.seconds, 0.0))
 
     def _warn_whole_game_live(self) -> None:
         """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""

@@ -57,6 +57,9 @@ class Game:
     # The name messages show users ("wordle hard", "cards n3"); default: the name, then the
     # variant unless it is "default". `key` stays the name of files and caches.
     title: str = ""
+    # The most guesses the game allows (Wordle: 6), which exact values count within; None: no limit.
+    # Not part of the fingerprint.
+    max_guesses: int | None = None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

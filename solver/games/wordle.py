@@ -35,6 +35,7 @@ from solver.games.wordlists import (
 )
 
 MARKS = "RYG"
+MAX_GUESSES = 6  # a board allows six guesses; exact values count within them
 
 
 FEEDBACK_HELP = ("marks, one per letter: G green (right place), Y yellow (elsewhere in the word), R grey (not "
@@ -221,6 +222,7 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         allowed=hard_mode_mask if hard else None,
         feedback_help=f"{length} " + FEEDBACK_HELP,
         title=_title(mode, length, None if builtin else (len(answers), len(guesses))),
+        max_guesses=MAX_GUESSES,
     )
 
 
@@ -264,38 +266,3 @@ def _guess_text(guess: str) -> str:
     if not isinstance(guess, str):
         raise ValueError(f"wordle guess must be a word (a string), got {excerpt(guess)}")
     return guess.upper()
-
-
-def hard_allows(candidate: np.ndarray, guess: np.ndarray, code: int, length: int) -> bool:
-    """Return whether hard mode allows the word row `candidate` after `guess` received `code`.
-
-    Plain Python in Numba's subset (the exact search compiles it): every green stays in place and
-    each letter marked G or Y is reused at least as many times as it was so marked.
-    """
-    rest = code
-    for i in range(length):
-        if rest % 3 == 2 and candidate[i] != guess[i]:
-            return False
-        rest //= 3
-    rest = code
-    for i in range(length):
-        mark = rest % 3
-        rest //= 3
-        if mark == 0:
-            continue
-        need = 0
-        first = True
-        marks = code
-        for j in range(length):
-            if guess[j] == guess[i] and marks % 3 != 0:
-                need += 1
-                first = first and j >= i
-            marks //= 3
-        if first:
-            have = 0
-            for j in range(length):
-                if candidate[j] == guess[i]:
-                    have += 1
-            if have < need:
-                return False
-    return True

@@ -142,6 +142,12 @@ class NextResponse(BaseModel):
     guess: Union[str, None] = Field(description="The guess to play; null once solved.")
     source: Literal["tree", "live"] = Field(description="tree: read from the precomputed tree; live: computed (the "
                                                         "history left the tree, or there is none).")
+    exact: bool = Field(description="Whether the guess is proven optimal (within the game's guess limit): from a "
+                                    "tree built by the exact search's proof, or proven live. False: the top-k "
+                                    "search's or the greedy rule's best, not proven.")
+    value: Union[float, None] = Field(description="Expected guesses to finish from here, this one included (exact "
+                                                  "when `exact`); null when not computed (a greedy live guess) "
+                                                  "or once solved.")
     remaining: int = Field(description="How many answers are still possible.")
     candidates: list[str] = Field(description="The answers still possible (at most `candidates` of them).")
     identified: bool = Field(description="Whether one answer is left.")

@@ -205,7 +205,8 @@ def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
     else:
         source = "tree" if _on_tree(state) else "live"
     return {"title": game.title, "guess": None if solved else game.labels[state.solver.guess_row(state)],
-            "source": source, "remaining": state.remaining, "candidates": _labels(state, shown),
+            "source": source, "exact": False if solved else state.exact, "value": None if solved else state.value,
+            "remaining": state.remaining, "candidates": _labels(state, shown),
             "identified": state.remaining == 1, "solved": solved,
             "explanation": None if solved else explanation(key, steps),
             "alternatives": alternatives(key, steps, top) if top > 0 and not state.identified else []}

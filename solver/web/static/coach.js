@@ -247,7 +247,12 @@ export function initCoach(games) {
           el("span", { class: `source source-${data.source}`, title: data.source === "tree"
             ? "read from the decision tree computed ahead of time"
             : "computed now: these guesses left the precomputed tree" },
-          data.source === "tree" ? "from the precomputed tree" : "computed live")),
+          data.source === "tree" ? "from the precomputed tree" : "computed live"),
+          " ",
+          el("span", { class: `proof proof-${data.exact ? "exact" : "approximate"}`, title: data.exact
+            ? "proven optimal: no other guess needs fewer guesses on average"
+            : "not proven: the best guess the search found in the time allowed" },
+          data.exact ? "proven optimal" : "not proven")),
         ex ? el("p", { class: "best-stats" },
           ex.expected_guesses !== null && ex.expected_guesses !== undefined
             ? `Expected guesses to finish (this one included): ${number(ex.expected_guesses, 2)}` : null,

@@ -5,13 +5,16 @@
 * the least total number of guesses (summed over the candidate targets ``H``) of a tree that
   finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
   allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
-  filtered by Wordle's hard-mode rule in hard mode). ``free`` says that every candidate may be
+  filtered by the hard-mode rule of mark games, `solver.core.search.hard`). ``free`` says that every candidate may be
   played here (False for a restricted root list: no shortcut exits, no memo); ``forced`` >= 0
   evaluates that single guess at this node instead (its total over the classes it makes);
 * fail-soft contract (as in alpha-beta): the exact value if it is below ``beta``, otherwise some
   value in ``[beta, value]`` (a proven lower bound). Values of ``INF`` or more mean "cannot be
   finished within ``r`` guesses";
-* when the value is exact, ``ws.best[d]`` holds the guess that achieves it.
+* when the value is exact, ``ws.best[d]`` holds the guess that achieves it;
+* a node limit (``ws.params[NODE_LIMIT]`` > 0) ends the search once that many nodes were visited:
+  ``ws.stats[ABORTED]`` is set, every call returns ``INF`` (not a bound: the caller must ignore the
+  result) and nothing more is memoised, so the memo stays true for the next search.
 
 Lower bounds: a table ``lb[r, m]`` (the counting bound: one target can be finished by the next
 guess, at most ``b`` by the one after, ``b**2`` by the third, ... where ``b`` is the most non-winning
@@ -32,17 +35,18 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.games import wordle
+from solver.core.search.hard import hard_allows as _hard_allows
 
 INF = np.int64(1 << 40)
-hard_allows = njit(cache=True)(wordle.hard_allows)  # the only hard mode: Wordle's
+hard_allows = njit(cache=True)(_hard_allows)  # the one hard mode: mark games' (Wordle's)
 PROBES = 8  # slots tried per memo lookup
 # stats counters
-NODES, FULL, PROBE, HIT, STORE = 0, 1, 2, 3, 4
+NODES, FULL, PROBE, HIT, STORE, ABORTED = 0, 1, 2, 3, 4, 5
+NODE_LIMIT = 6  # index in ws.params: stop after this many nodes (0: never); see `search`
 
 
 class Workspace(NamedTuple):
-    """Everything the kernel reads and writes; see `pipeline.search.engine.make_workspace`."""
+    """Everything the kernel reads and writes; see `solver.core.search.engine.make_workspace`."""
 
     table: np.ndarray  # uint8/uint16 [G, T]: code of guess row g against target position p
     target_row: np.ndarray  # int32 [T]: guess row of each target position
@@ -109,6 +113,8 @@ def memo_find(ws, h1, h2):
 @njit(cache=True)
 def memo_store(ws, h1, h2, n, lo, hi, guess):
     """Merge [lo, hi] (and the guess when exact) into the entry of (h1, h2), evicting a smaller set."""
+    if ws.stats[ABORTED]:  # an aborted search's values are not bounds: keep the memo true
+        return
     mask = ws.memo_size.shape[0] - 1
     slot = int(h1 & np.uint64(mask))
     victim = -1
@@ -283,6 +289,10 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 return min(total, INF)
         return total
     ws.stats[NODES] += 1
+    if ws.params[NODE_LIMIT] > 0 and ws.stats[NODES] > ws.params[NODE_LIMIT]:
+        ws.stats[ABORTED] = 1
+    if ws.stats[ABORTED]:
+        return INF
     n = H.shape[0]
     if r <= 0:
         return INF

@@ -6,7 +6,8 @@ indices into the game's target list (columns of the table); guesses are guess ro
 * `value(positions, r)` -> (least total guesses for these targets within r guesses, best guess);
 * `opener_total(row, r, beta)` -> the total of a fixed first guess (exact if below beta);
 * `lower_bound(positions, r, upper, seconds)` -> a proven lower bound, raised while time allows;
-* `grow(...)` -> the optimal subtree as `pipeline.trees.Nodes`.
+* `bounded_value(positions, r, nodes)` -> the same within a node limit, or None when it ran out;
+* `grow(...)` -> the optimal subtree as `Nodes`.
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.search import kernel
-from pipeline.search.kernel import INF, Workspace
-from pipeline.trees import Nodes
 from solver.core.game import Game
+from solver.core.search import kernel
+from solver.core.search.kernel import INF, Workspace
+from solver.core.search.nodes import Nodes
 
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
 ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
@@ -99,7 +100,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
-                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order)], np.int64),
+                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0], np.int64),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
@@ -176,6 +177,21 @@ class Searcher:
         value = int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), pool, np.uint64(ghash), np.int64(free),
                                   np.int64(-1)))
         return value, (int(self.ws.best[0]) if value < limit else -1)
+
+    def bounded_value(self, positions: np.ndarray, r: int, node_limit: int, guesses: np.ndarray | None = None,
+                      ghash: int = 0) -> tuple[int, int] | None:
+        """Return (value, best guess row) as `value` does, or None when the search visited `node_limit`
+        nodes first (what it proved by then stays in the memo, so a second call goes further)."""
+        ws = self.ws
+        ws.params[kernel.NODE_LIMIT] = ws.stats[kernel.NODES] + max(int(node_limit), 1)
+        ws.stats[kernel.ABORTED] = 0
+        try:
+            value, guess = self.value(positions, r, guesses, ghash)
+        finally:
+            aborted = bool(ws.stats[kernel.ABORTED])
+            ws.params[kernel.NODE_LIMIT] = 0
+            ws.stats[kernel.ABORTED] = 0
+        return None if aborted else (value, guess)
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
         """Return the total over every target of the best tree opening with guess `row`.

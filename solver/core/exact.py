@@ -1,0 +1,206 @@
+"""Exact live play: off the tree, the exact search (prove mode) on the state's candidates, anytime.
+
+`ExactLive(game).choose(positions, history, budget)` returns an `ExactChoice` (the guess row, the
+least total guesses from here over the candidates, whether it is proven) or None when neither
+search finished within `budget` seconds; the runtime solver then plays the greedy guess it has
+already chosen (`solver.core.engine.Solver.guess_row`). The search runs in two stages:
+
+1. prove mode (every allowed guess at every node) on up to PROVE_SHARE of the budget: its value is
+   the optimum within the game's guess limit, and its guess an optimal one (`exact=True`);
+2. else top-k (the TOP_K best guesses by the search's bound at every node) on what is left: the
+   total of a real strategy, an upper bound of the optimum, not proven (`exact=False`).
+
+Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
+(codes[all guesses, candidates], a kernel call), run by node limits so that it stops in time; what
+it proved stays in its memo, and the searchers of recent states are kept (LRU, SEARCHERS), so the
+next guesses of a game that left the tree are found in the memo of the subtree just searched.
+Values are memoised per state (LRU, VALUES entries).
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from solver.core.game import Game
+
+SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
+PROVE_SHARE = 0.7  # of the budget, for the proof; the rest for top-k
+TOP_K = 8  # guesses per node of the second stage, by the search's bound
+MAX_TABLE = 40_000_000  # codes[guesses, candidates] entries: larger states are left to the greedy rule
+MAX_CANDIDATES = 2000  # more than this (a whole game's root): a proof takes minutes to hours, left to the greedy rule
+SEARCHERS = 4  # recent sub-games kept with their memo (each: its table and about 10 MB of memo)
+VALUES = 4096  # memoised state values
+MEMO_BITS = 18
+FIRST_NODES = 20_000  # the first node limit, before the search's speed is known
+
+
+@dataclass(frozen=True)
+class ExactChoice:
+    """The outcome of `ExactLive.choose`: a guess and the total guesses it leads to."""
+
+    guess: int  # guess row
+    total: int  # guesses summed over the candidates, this one included, playing on optimally (or by top-k)
+    candidates: int
+    exact: bool  # True: proven optimal within the guess limit; False: top-k's best strategy (an upper bound)
+    seconds: float  # wall time of the search
+
+    @property
+    def expected(self) -> float:
+        """Return the expected guesses from here, this one included (over equally likely candidates)."""
+        return self.total / self.candidates
+
+
+class _SubGame:
+    """Searchers (prove, top-k) over the sub-game of one candidate set: its targets are those candidates."""
+
+    def __init__(self, game: Game, positions: np.ndarray, depth: int):
+        from solver.core import kernels  # defers Numba to the live path
+        from solver.core.search.engine import Searcher, SearchOptions  # defers Numba to the live path
+        from solver.core.search.kernel import INF  # defers Numba to the live path
+
+        self.positions = positions  # sorted target positions of the parent game
+        self.unfinishable = int(INF)  # a value this large: no tree finishes the set within the guesses left
+        sub = replace(game, target_index=game.target_index[positions])
+        table = kernels.feedback_table(game, np.arange(game.n_guesses), sub.target_index)
+        self.prove = Searcher(sub, table, SearchOptions(max_guesses=depth, memo_bits=MEMO_BITS, symmetry_levels=0))
+        self._table, self._sub, self._depth = table, sub, depth
+        self._top: Searcher | None = None
+        self._options = SearchOptions
+        began = time.perf_counter()
+        self._load_kernels(self.prove)
+        self.load_seconds = time.perf_counter() - began  # loading compiled kernels: left out of the budget
+
+    @staticmethod
+    def _load_kernels(searcher) -> None:
+        """Run the search and narrowing kernels once on a trivial input: the first call of a process
+        loads their machine code from Numba's cache (or compiles it), a one-time cost."""
+        searcher.value(np.zeros(1, np.int32), 1)
+        if searcher.hard:
+            searcher.narrow(searcher.all_guesses[:1], int(searcher.all_guesses[0]), 0)
+
+    @property
+    def top(self):
+        """Return the top-k searcher of this sub-game (made on first use)."""
+        if self._top is None:
+            from solver.core.search.engine import Searcher  # defers Numba to the live path
+
+            self._top = Searcher(self._sub, self._table, self._options(
+                mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
+        return self._top
+
+    def local(self, positions: np.ndarray) -> np.ndarray | None:
+        """Return `positions` as indices into this sub-game's targets, or None unless all are in it."""
+        at = np.searchsorted(self.positions, positions)
+        if at.size and (at[-1] >= self.positions.size or not np.array_equal(self.positions[at], positions)):
+            return None
+        return at.astype(np.int32)
+
+
+def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
+                clock=time.perf_counter) -> tuple[int, int] | None:
+    """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
+    did not end by `deadline` (node limits sized from the speed seen so far)."""
+    limit, rate = FIRST_NODES, None
+    while clock() < deadline:
+        begun, nodes = clock(), searcher.stats.nodes
+        found = searcher.bounded_value(local, r, limit, guesses, ghash)
+        if found is not None:
+            return found
+        now = clock()
+        spent = searcher.stats.nodes - nodes
+        if now >= deadline:
+            return None
+        if now > begun and spent > 0:
+            rate = spent / (now - begun)
+        limit = max(2 * limit, int(rate * (deadline - now))) if rate else 2 * limit
+    return None
+
+
+class ExactLive:
+    """The exact live search of one game: `choose` a state's guess within a budget."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.depth = game.max_guesses or SEARCH_DEPTH
+        self._subgames: OrderedDict[bytes, _SubGame] = OrderedDict()
+        self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
+        self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
+
+    def fits(self, positions: np.ndarray) -> bool:
+        """Return whether the exact search takes a state of these candidates (table size)."""
+        return 3 <= positions.size <= MAX_CANDIDATES and self.game.n_guesses * positions.size <= MAX_TABLE
+
+    def known(self, positions: np.ndarray, history) -> ExactChoice | None:
+        """Return the memoised choice of this state, or None."""
+        with self._lock:
+            found = self._values.get(self._key(positions, history))
+        return found
+
+    def choose(self, positions: np.ndarray, history=(), budget: float = 1.0,
+               clock=time.perf_counter) -> ExactChoice | None:
+        """Return the exact (else top-k) choice of the state with these candidate positions after
+        `history` of (guess row, code), within `budget` seconds (math.inf: until proven); None if
+        neither stage finished, the state is too large (`fits`), or no tree finishes it in the
+        guesses left."""
+        r = self.depth - len(history)
+        if r < 1 or budget <= 0 or not self.fits(positions):
+            return None
+        key = self._key(positions, history)
+        start = clock()
+        deadline = start + budget
+        with self._lock:
+            found = self._values.get(key)
+            if found is not None:
+                self._values.move_to_end(key)
+                return found
+            sub = self._subgame(positions)
+            start += sub.load_seconds
+            deadline += sub.load_seconds
+            sub.load_seconds = 0.0
+            local = sub.local(positions)
+            stages = [(sub.prove, True, start + PROVE_SHARE * budget if math.isfinite(budget) else deadline)]
+            if math.isfinite(budget):
+                stages.append((sub.top, False, deadline))
+            for searcher, proven, until in stages:
+                guesses, ghash = searcher.allowed_after(history)
+                result = run_bounded(searcher, local, r, guesses, ghash, until, clock)
+                if result is not None:
+                    break
+            else:
+                return None
+            value, guess = result
+            if guess < 0 or value >= sub.unfinishable:
+                return None
+            choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
+            if proven:  # a top-k value may still be improved by a later proof with more time
+                self._values[key] = choice
+                while len(self._values) > VALUES:
+                    self._values.popitem(last=False)
+            return choice
+
+    def _key(self, positions: np.ndarray, history) -> tuple:
+        # normal mode: the value depends on the candidates and the guesses left; hard mode also on
+        # which guesses the history allows
+        hard = tuple(history) if self.game.allowed is not None else ()
+        return positions.tobytes(), len(history), hard
+
+    def _subgame(self, positions: np.ndarray) -> _SubGame:
+        """Return the smallest kept sub-game holding every candidate, else a new one of exactly these."""
+        best = None
+        for key, sub in self._subgames.items():
+            if sub.positions.size >= positions.size and sub.local(positions) is not None:
+                if best is None or sub.positions.size < self._subgames[best].positions.size:
+                    best = key
+        if best is not None:
+            self._subgames.move_to_end(best)
+            return self._subgames[best]
+        sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
+        self._subgames[positions.tobytes()] = sub
+        while len(self._subgames) > SEARCHERS:
+            self._subgames.popitem(last=False)
+        return sub

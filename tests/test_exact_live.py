@@ -1,0 +1,97 @@
+"""Exact live play off the tree (`solver.core.exact`, `Solver(live="exact")`): values against a
+brute-force search on small word lists, agreement with the proven trees, the state's `exact` and
+`value`, the per-state memo, and the greedy fallback when the budget is gone."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from solver.core.engine import Solver, State
+from solver.core.exact import ExactLive
+from solver.core.registry import get_game
+from solver.games import mastermind, wordle
+from tests.exhaustive import optimal_subtotal, small_wordle
+
+
+def states_after(solver: Solver, guess: str):
+    """Yield the states after `guess` and each feedback it can get (off the tree unless it is the tree's)."""
+    game = solver.game
+    _, root = solver.initial_guess()
+    row = game.index_of(guess)
+    for code in sorted({game.code(row, int(t)) for t in game.target_index}):
+        if code != game.win_code:
+            yield solver.advance(root, row, code)
+
+
+@pytest.mark.parametrize("hard, seed", [(False, 0), (False, 3), (True, 1)])
+def test_off_tree_values_are_the_brute_force_optimum(hard, seed):
+    game = small_wordle(40, seed, extra_guesses=20, hard=hard)
+    solver = Solver(game, use_tree=False, budget=math.inf)
+    opener = game.labels[int(game.target_index[-1])]
+    for state in states_after(solver, opener):
+        if state.remaining < 3:
+            continue
+        best = optimal_subtotal(game, state.candidate_positions.tolist(), 5, hard, state.history)
+        solver.guess_row(state)
+        choice = state.exact_choice
+        assert choice is not None and choice.exact and state.exact
+        assert choice.total == best and state.value == pytest.approx(best / state.remaining)
+        target = int(game.target_index[state.candidate_positions[-1]])
+        after = solver.advance(state, choice.guess, game.code(choice.guess, target))
+        if after.remaining >= 3:  # the next guess: from the memo of the subtree just proven
+            below = optimal_subtotal(game, after.candidate_positions.tolist(), 4, hard, after.history)
+            assert after.exact and after.value * after.remaining == pytest.approx(below)
+
+
+@pytest.mark.parametrize("variant", ["normal", "hard"])
+def test_live_search_agrees_with_the_proven_tree(variant):
+    game = get_game("wordle", variant)
+    on_tree, live = Solver(game), Solver(game, use_tree=False, budget=math.inf)
+    _, tree_root = on_tree.initial_guess()
+    live_root = State(live, (), None)  # the root itself is not searched: that is the whole game
+    row = game.index_of("SALET")
+    for marks in ("RYRRR", "YRRRR", "RRRRG", "GRRRR"):
+        code = game.encode(marks)
+        a = on_tree.advance(tree_root, row, code)
+        b = live.advance(live_root, row, code)
+        assert a.node is not None and a.exact and b.node is None and b.exact
+        assert b.value == pytest.approx(a.value)
+
+
+def test_on_the_tree_value_is_the_subtree_and_exact_follows_the_strategy():
+    solver = Solver(get_game("mastermind", "default"))
+    _, root = solver.initial_guess()
+    assert root.exact and root.value == pytest.approx(5625 / 1296)
+    battleship = Solver(get_game("battleship", "default"))  # a top-32 tree: not proven
+    _, start = battleship.initial_guess()
+    assert not start.exact and start.value == pytest.approx(22859 / 4960)
+
+
+def test_a_proven_state_is_a_lookup_afterwards():
+    game = wordle.game()
+    solver = Solver(game, budget=math.inf)
+    state = next(s for s in states_after(solver, "CRANE") if 20 <= s.remaining <= 60)
+    first = solver.guess_row(state)
+    assert state.exact and state.live_choice is not None
+    again = solver.advance(solver.initial_guess()[1], *state.history[0])
+    assert solver.guess_row(again) == first and again.live_choice is None  # no greedy pass: the memo
+    assert solver.exact_live.known(state.candidate_positions, state.history) is again.exact_choice
+
+
+def test_without_budget_or_in_greedy_mode_the_greedy_guess_is_played():
+    game = mastermind.game()
+    for solver in (Solver(game, use_tree=False, budget=0.0), Solver(game, use_tree=False, live="greedy")):
+        _, root = solver.initial_guess()
+        assert root.exact_choice is None and not root.exact and root.value is None
+    with pytest.raises(ValueError, match="live mode"):
+        Solver(game, live="perfect")
+
+
+def test_a_state_no_tree_finishes_in_the_guesses_left_gets_no_exact_choice():
+    game = small_wordle(40, 0, hard=False)
+    live = ExactLive(game)
+    positions = np.arange(game.n_targets)
+    history = tuple((0, 0) for _ in range(game.max_guesses - 1))  # one guess left for 40 candidates
+    assert live.choose(positions, history, math.inf) is None
