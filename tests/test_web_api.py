@@ -146,6 +146,18 @@ def test_next_feedback_spellings_and_top_zero(client):
     assert text.json() == client.post("/api/next", json={"game": "mastermind", "history": STEPS[2][2]}).json()
 
 
+def test_next_says_whether_the_guess_is_proven(client):
+    on_tree = client.post("/api/next", json={"game": "wordle"}).json()
+    assert on_tree["exact"] is True and on_tree["value"] == pytest.approx(7920 / 2315)
+    history = [{"guess": "CRANE", "feedback": "RYRGR"}]  # 4 candidates, proven at once
+    live = client.post("/api/next", json={"game": "wordle", "history": history}).json()
+    assert live["source"] == "live" and live["exact"] is True and live["value"] == pytest.approx(1.75)
+    battleship = client.post("/api/next", json={"game": "battleship"}).json()  # a top-32 tree
+    assert battleship["exact"] is False and battleship["value"] == pytest.approx(22859 / 4960)
+    done = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGG"}]})
+    assert done.json()["exact"] is False and done.json()["value"] is None
+
+
 def test_next_off_the_tree_is_live(client):
     game = get_game("wordle")
     history = [{"guess": "CRANE", "feedback": "RRYRG"}]

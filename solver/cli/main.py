@@ -78,14 +78,21 @@ def _game(name: str, variant: str | None = None, hard: bool = False, answers: Pa
     return select_game(name, variant, hard, answers, guesses, every_word, size)
 
 
-def _live(game, budget: float, live: str, prove: bool) -> None:
-    """Set how the game's solver plays off the tree in this process (`Solver.budget`, `Solver.live`)."""
+def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> None:
+    """Set how the game's shared solver plays off the tree (`Solver.budget`, `Solver.live`) until the
+    command ends."""
     if live not in LIVE_MODES:
         raise UsageError(f"--live is {' or '.join(LIVE_MODES)}, not {live!r}")
     if prove and live != "exact":
         raise UsageError("--exact needs --live exact")
     solver = get_solver(game)
+    before = solver.budget, solver.live
     solver.budget, solver.live = (math.inf if prove else budget), live
+
+    def restore() -> None:  # the solver is shared in this process: the settings last one command
+        solver.budget, solver.live = before
+
+    ctx.call_on_close(restore)
 
 
 def _say(lines: list[str]) -> None:
@@ -95,6 +102,7 @@ def _say(lines: list[str]) -> None:
 
 @app.command()
 def tree(
+    ctx: typer.Context,
     game: GameName,
     path: Annotated[str, typer.Option("--path", "-p", metavar="HISTORY", show_default=False,
                                       help="Guesses so far: GUESS=FEEDBACK,GUESS=FEEDBACK...")] = "",
@@ -119,7 +127,7 @@ def tree(
         if dot is not None:
             atomic.check_writable(dot)  # before the work, not after
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
-        _live(chosen, budget, live, prove)
+        _live(ctx, chosen, budget, live, prove)
         view = views.locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(views.summary(view, candidates))
         if depth:
@@ -131,6 +139,7 @@ def tree(
 
 @app.command()
 def play(
+    ctx: typer.Context,
     game: GameName,
     answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
@@ -146,7 +155,7 @@ def play(
     """
     with domain_errors():
         chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size)
-        _live(chosen, budget, live, prove)
+        _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             several.check_boards(chosen, boards)
             _say(transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
@@ -167,7 +176,7 @@ def _converse(session) -> None:
 
 
 @app.command()
-def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
+def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
           guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1,
           budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False) -> None:
     """Interactive assistant: it proposes a guess, you type the feedback you got.
@@ -182,7 +191,7 @@ def solve(game: GameName, variant: Variant = None, hard: Hard = False, answers: 
     """
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
-        _live(chosen, budget, live, prove)
+        _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             session = BoardsSession(chosen, boards)
         else:
@@ -205,6 +214,7 @@ def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: A
 
 @app.command()
 def bench(
+    ctx: typer.Context,
     game: GameName,
     sample: Annotated[Optional[int], typer.Option("--sample", "-s", min=1, show_default=False,
                                                   help="Play K random targets instead of all.")] = None,
@@ -229,7 +239,7 @@ def bench(
 
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
 
-        _live(chosen, budget, live, prove)
+        _live(ctx, chosen, budget, live, prove)
         with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
             result = benchmark.run(chosen, sample, seed, on_solved=advance)
         _say(benchmark.histogram(result, hardest))
@@ -312,6 +322,7 @@ def openers(
 
 @app.command()
 def hint(
+    ctx: typer.Context,
     game: GameName,
     history: Annotated[Optional[list[str]], typer.Argument(metavar="GUESS=FEEDBACK", show_default=False,
                                                            help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
@@ -338,7 +349,7 @@ def hint(
     """
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size)
-        _live(chosen, budget, live, prove)
+        _live(ctx, chosen, budget, live, prove)
         steps = [parse_step(chosen, step) for step in history or []]
         result = compute_hint(chosen, steps, top)
         why = hint_lines(chosen, steps, explain)

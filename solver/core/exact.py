@@ -11,13 +11,14 @@ already chosen (`solver.core.engine.Solver.guess_row`). The search runs in two s
    total of a real strategy, an upper bound of the optimum, not proven (`exact=False`).
 
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
-(codes[all guesses, candidates], a kernel call), run by node limits so that it stops in time; what
+(codes[all guesses, candidates], a kernel call), run by work limits so that it stops in time; what
 it proved stays in its memo, and the searchers of recent states are kept (LRU, SEARCHERS), so the
 next guesses of a game that left the tree are found in the memo of the subtree just searched.
 Values are memoised per state (LRU, VALUES entries).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import time
@@ -33,10 +34,10 @@ PROVE_SHARE = 0.7  # of the budget, for the proof; the rest for top-k
 TOP_K = 8  # guesses per node of the second stage, by the search's bound
 MAX_TABLE = 40_000_000  # codes[guesses, candidates] entries: larger states are left to the greedy rule
 MAX_CANDIDATES = 2000  # more than this (a whole game's root): a proof takes minutes to hours, left to the greedy rule
-SEARCHERS = 4  # recent sub-games kept with their memo (each: its table and about 10 MB of memo)
+SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
-FIRST_NODES = 20_000  # the first node limit, before the search's speed is known
+FIRST_WORK = 5_000_000  # (guess, target) pairs: the first work limit (a few ms), before the speed is known
 
 
 @dataclass(frozen=True)
@@ -104,20 +105,21 @@ class _SubGame:
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
                 clock=time.perf_counter) -> tuple[int, int] | None:
     """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
-    did not end by `deadline` (node limits sized from the speed seen so far)."""
-    limit, rate = FIRST_NODES, None
+    did not end by `deadline` (work limits sized from the speed seen so far)."""
+    limit, rate = FIRST_WORK, None
     while clock() < deadline:
-        begun, nodes = clock(), searcher.stats.nodes
+        begun, work = clock(), searcher.work
         found = searcher.bounded_value(local, r, limit, guesses, ghash)
         if found is not None:
             return found
         now = clock()
-        spent = searcher.stats.nodes - nodes
         if now >= deadline:
             return None
-        if now > begun and spent > 0:
-            rate = spent / (now - begun)
-        limit = max(2 * limit, int(rate * (deadline - now))) if rate else 2 * limit
+        done = searcher.work - work
+        if now > begun and done > 0:
+            rate = done / (now - begun)
+        # the next limit: half of what the time left allows at the speed seen, at most four times the last
+        limit = min(4 * limit, max(limit, int(0.5 * rate * (deadline - now)))) if rate else 2 * limit
     return None
 
 
@@ -127,7 +129,7 @@ class ExactLive:
     def __init__(self, game: Game):
         self.game = game
         self.depth = game.max_guesses or SEARCH_DEPTH
-        self._subgames: OrderedDict[bytes, _SubGame] = OrderedDict()
+        self._token = next(_TOKENS)  # names this instance's sub-games (an id could be reused)
         self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
         self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
 
@@ -190,17 +192,24 @@ class ExactLive:
         return positions.tobytes(), len(history), hard
 
     def _subgame(self, positions: np.ndarray) -> _SubGame:
-        """Return the smallest kept sub-game holding every candidate, else a new one of exactly these."""
-        best = None
-        for key, sub in self._subgames.items():
-            if sub.positions.size >= positions.size and sub.local(positions) is not None:
-                if best is None or sub.positions.size < self._subgames[best].positions.size:
-                    best = key
-        if best is not None:
-            self._subgames.move_to_end(best)
-            return self._subgames[best]
+        """Return the smallest kept sub-game of this game holding every candidate, else a new one of
+        exactly these (the SEARCHERS most recent of all games are kept)."""
+        with _SUBGAMES_LOCK:
+            mine = [(key, sub) for key, sub in _SUBGAMES.items() if key[0] == self._token and
+                    sub.positions.size >= positions.size and sub.local(positions) is not None]
+            if mine:
+                key, sub = min(mine, key=lambda item: item[1].positions.size)
+                _SUBGAMES.move_to_end(key)
+                return sub
         sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
-        self._subgames[positions.tobytes()] = sub
-        while len(self._subgames) > SEARCHERS:
-            self._subgames.popitem(last=False)
+        with _SUBGAMES_LOCK:
+            _SUBGAMES[(self._token, positions.tobytes())] = sub
+            while len(_SUBGAMES) > SEARCHERS:
+                _SUBGAMES.popitem(last=False)
         return sub
+
+
+# the sub-games of every game, most recently used last: (their ExactLive's token, candidates) -> sub-game
+_SUBGAMES: OrderedDict[tuple[int, bytes], _SubGame] = OrderedDict()
+_TOKENS = itertools.count()
+_SUBGAMES_LOCK = threading.Lock()

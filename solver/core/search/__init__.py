@@ -2,7 +2,7 @@
 
 * `engine`: `Searcher` (one game's feedback table and memo; values, lower bounds, `grow`) and
   `SearchOptions` (prove, or top-k);
-* `kernel`: the Numba branch and bound it runs (a node limit makes it anytime);
+* `kernel`: the Numba branch and bound it runs (a work limit makes it anytime);
 * `hard`: the hard-mode rule of mark games (Wordle's) the kernel compiles;
 * `nodes`: the `Nodes` a grown subtree is made of (the pipeline writes them as tree artifacts).
 

@@ -6,7 +6,7 @@ indices into the game's target list (columns of the table); guesses are guess ro
 * `value(positions, r)` -> (least total guesses for these targets within r guesses, best guess);
 * `opener_total(row, r, beta)` -> the total of a fixed first guess (exact if below beta);
 * `lower_bound(positions, r, upper, seconds)` -> a proven lower bound, raised while time allows;
-* `bounded_value(positions, r, nodes)` -> the same within a node limit, or None when it ran out;
+* `bounded_value(positions, r, work)` -> the same within a work limit, or None when it ran out;
 * `grow(...)` -> the optimal subtree as `Nodes`.
 """
 from __future__ import annotations
@@ -149,6 +149,11 @@ class Searcher:
         self._exact: dict = {}  # (r, positions) -> (value, best guess) at the symmetric levels
 
     @property
+    def work(self) -> int:
+        """Return the (guess, target) pairs the full scoring passes went through so far."""
+        return int(self.ws.stats[kernel.WORK])
+
+    @property
     def stats(self) -> Stats:
         s = self.ws.stats
         return Stats(int(s[kernel.NODES]), int(s[kernel.FULL]), int(s[kernel.PROBE]), int(s[kernel.HIT]))
@@ -178,18 +183,18 @@ class Searcher:
                                   np.int64(-1)))
         return value, (int(self.ws.best[0]) if value < limit else -1)
 
-    def bounded_value(self, positions: np.ndarray, r: int, node_limit: int, guesses: np.ndarray | None = None,
+    def bounded_value(self, positions: np.ndarray, r: int, work_limit: int, guesses: np.ndarray | None = None,
                       ghash: int = 0) -> tuple[int, int] | None:
-        """Return (value, best guess row) as `value` does, or None when the search visited `node_limit`
-        nodes first (what it proved by then stays in the memo, so a second call goes further)."""
+        """Return (value, best guess row) as `value` does, or None when the search scored `work_limit`
+        (guess, target) pairs first (what it proved by then stays in the memo: a second call goes further)."""
         ws = self.ws
-        ws.params[kernel.NODE_LIMIT] = ws.stats[kernel.NODES] + max(int(node_limit), 1)
+        ws.params[kernel.WORK_LIMIT] = ws.stats[kernel.WORK] + max(int(work_limit), 1)
         ws.stats[kernel.ABORTED] = 0
         try:
             value, guess = self.value(positions, r, guesses, ghash)
         finally:
             aborted = bool(ws.stats[kernel.ABORTED])
-            ws.params[kernel.NODE_LIMIT] = 0
+            ws.params[kernel.WORK_LIMIT] = 0
             ws.stats[kernel.ABORTED] = 0
         return None if aborted else (value, guess)
 

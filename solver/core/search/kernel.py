@@ -12,7 +12,8 @@
   value in ``[beta, value]`` (a proven lower bound). Values of ``INF`` or more mean "cannot be
   finished within ``r`` guesses";
 * when the value is exact, ``ws.best[d]`` holds the guess that achieves it;
-* a node limit (``ws.params[NODE_LIMIT]`` > 0) ends the search once that many nodes were visited:
+* a work limit (``ws.params[WORK_LIMIT]`` > 0) ends the search once ``ws.stats[WORK]`` (the
+  (guess, target) pairs its full scoring passes went through, what the time goes on) passes it:
   ``ws.stats[ABORTED]`` is set, every call returns ``INF`` (not a bound: the caller must ignore the
   result) and nothing more is memoised, so the memo stays true for the next search.
 
@@ -41,8 +42,8 @@ INF = np.int64(1 << 40)
 hard_allows = njit(cache=True)(_hard_allows)  # the one hard mode: mark games' (Wordle's)
 PROBES = 8  # slots tried per memo lookup
 # stats counters
-NODES, FULL, PROBE, HIT, STORE, ABORTED = 0, 1, 2, 3, 4, 5
-NODE_LIMIT = 6  # index in ws.params: stop after this many nodes (0: never); see `search`
+NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
+WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
 
 
 class Workspace(NamedTuple):
@@ -180,6 +181,8 @@ def perfect_candidate(ws, H, d):
 @njit(cache=True)
 def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     """See the module docstring; `forced` >= 0 evaluates that one guess at this node instead."""
+    if ws.stats[ABORTED]:
+        return INF
     if forced >= 0:
         g = forced
         n = H.shape[0]
@@ -283,13 +286,15 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(1), np.int64(-1))
             else:
                 value = search(ws, C, r - 1, child_beta, d + 1, ws.pool, np.uint64(0), np.int64(1), np.int64(-1))
+            if ws.stats[ABORTED]:
+                return INF
             total += value - bound
             ws.cls_bound[d, j] = value
             if total >= beta:
                 return min(total, INF)
         return total
     ws.stats[NODES] += 1
-    if ws.params[NODE_LIMIT] > 0 and ws.stats[NODES] > ws.params[NODE_LIMIT]:
+    if ws.params[WORK_LIMIT] > 0 and ws.stats[WORK] > ws.params[WORK_LIMIT]:
         ws.stats[ABORTED] = 1
     if ws.stats[ABORTED]:
         return INF
@@ -339,6 +344,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 return lb
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
     ws.stats[FULL] += 1
+    ws.stats[WORK] += guesses.shape[0] * n
     counts = ws.counts[d]
     touched = ws.touched[d]
     lbr = ws.lb[r - 1]
@@ -405,6 +411,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 failed = ws.cand_bound[d, j]
             continue
         total = search(ws, H, r, beta, d, guesses, ghash, free, np.int64(g))
+        if ws.stats[ABORTED]:
+            return INF
         if total < beta:
             best = total
             best_guess = g
