@@ -195,7 +195,7 @@ def bench_exact_live() -> None:
 
 
 OFF_TREE_OPENERS = {("mastermind", "default"): "1234", ("bulls", "default"): "0124", ("cards", "n2"): "2C 3D",
-                    ("battleship", "default"): "D4 E5 B2"}  # openers other than the trees'
+                    ("battleship", "default"): "D2 E3 B4"}  # openers other than the trees'
 
 
 def bench_exact_games() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -220,3 +221,9 @@ def test_the_package_face_loads_what_it_names_when_named():
     assert out == ["True", "True", "True", "True", "solver.games.generic"]
     with pytest.raises(AttributeError):
         solver.no_such_name  # noqa: B018
+
+
+def test_every_package_is_in_the_wheel():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    packages = {name for name, path in project_modules().items() if path.name == "__init__.py"}
+    assert packages <= listed, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(packages - listed)}"

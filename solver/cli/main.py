@@ -93,6 +93,9 @@ def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> No
         solver.budget, solver.live = before
 
     ctx.call_on_close(restore)
+    if prove and typer.get_text_stream("stderr").isatty():
+        typer.echo("note: --exact: a guess off the tree waits for its proof (seconds, or minutes for large "
+                   "states; Ctrl-C stops)", err=True)
 
 
 def _say(lines: list[str]) -> None:

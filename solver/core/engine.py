@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -47,7 +48,7 @@ class Tree:
     """A decision tree artifact in memory: per-node arrays and a (node, code) -> child index."""
 
     def __init__(self, game: Game, folder=None):
-        from solver.core import artifacts  # pyarrow loads on first lookup, not at import
+        from solver.core import artifacts  # defers pyarrow to the first tree lookup
 
         table, self.metadata = artifacts.read(artifacts.TREE, game, folder)
         self.n_codes = game.n_codes
@@ -162,6 +163,7 @@ def _history_text(game: Game, history) -> str:
 
 
 LIVE_MODES = ("exact", "greedy")
+QUICK_SHARE = 0.2  # of the budget: a state below one searched before is tried in the memo first
 
 
 class Solver:
@@ -271,8 +273,18 @@ class Solver:
                                                                          ExactChoice | None]:
         """Return (the greedy choice, the exact search's choice) of an off-tree state with these
         candidate positions after `history`, within the budget; the guess is the exact one when
-        there is one. A state proven before in this process skips the greedy rule (None)."""
-        known = self.exact_live.known(positions, history) if self.live == "exact" else None
+        there is one. A state proven before in this process, or proven at once from the memo of a
+        state above it, skips the greedy rule (None)."""
+        exact_live = self.exact_live if self.live == "exact" else None
+        known = exact_live and exact_live.known(positions, history)
+        quick = 0.0  # seconds of the budget spent trying the memo first
+        if known is None and exact_live and exact_live.fits(positions) and exact_live.covered(positions):
+            # below a state searched before (the next guess, or a play-out): its memo usually
+            # proves this one at once, so the greedy pass would be wasted
+            began = time.perf_counter()
+            known = exact_live.choose(positions, history, QUICK_SHARE * self.budget)
+            known = known if known is not None and known.exact else None
+            quick = time.perf_counter() - began
         if known is not None:
             return None, known
         choice = strategy.choose_live(self.game, positions, history, self.budget)
@@ -281,7 +293,7 @@ class Solver:
                      _history_text(self.game, history), choice.scored, choice.pool, self.budget)
         if self.live != "exact":
             return choice, None
-        return choice, self.exact_live.choose(positions, history, max(self.budget - choice.seconds, 0.0))
+        return choice, self.exact_live.choose(positions, history, max(self.budget - quick - choice.seconds, 0.0))
 
     def _warn_whole_game_live(self) -> None:
         """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""

@@ -32,8 +32,10 @@ from solver.core.game import Game
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
 PROVE_SHARE = 0.7  # of the budget, for the proof; the rest for top-k
 TOP_K = 8  # guesses per node of the second stage, by the search's bound
-MAX_TABLE = 40_000_000  # codes[guesses, candidates] entries: larger states are left to the greedy rule
-MAX_CANDIDATES = 2000  # more than this (a whole game's root): a proof takes minutes to hours, left to the greedy rule
+# larger states are left to the greedy rule: their table takes a good part of the budget (codes[guesses,
+# candidates]: 20 M entries are Wordle's 1541 candidates), and their proof minutes to hours (a whole game's root)
+MAX_TABLE = 20_000_000
+MAX_CANDIDATES = 2000
 SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
@@ -136,6 +138,12 @@ class ExactLive:
     def fits(self, positions: np.ndarray) -> bool:
         """Return whether the exact search takes a state of these candidates (table size)."""
         return 3 <= positions.size <= MAX_CANDIDATES and self.game.n_guesses * positions.size <= MAX_TABLE
+
+    def covered(self, positions: np.ndarray) -> bool:
+        """Return whether a kept sub-game holds these candidates (its memo likely proves them at once)."""
+        with _SUBGAMES_LOCK:
+            return any(key[0] == self._token and sub.positions.size >= positions.size and
+                       sub.local(positions) is not None for key, sub in _SUBGAMES.items())
 
     def known(self, positions: np.ndarray, history) -> ExactChoice | None:
         """Return the memoised choice of this state, or None."""

@@ -277,6 +277,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 length = ws.params[4]
                 count = 0
                 gh = np.uint64(0)
+                ws.stats[WORK] += guesses.shape[0] * length  # the hard-mode filter: about a pass per letter
                 for gi in range(guesses.shape[0]):
                     x = guesses[gi]
                     if hard_allows(ws.rows[x], ws.rows[g], code, length):
