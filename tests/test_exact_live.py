@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli.main import app
-from solver.core.engine import Solver, State
+from solver.analysis.scores import hint, report
+from solver.core.engine import Solver, State, get_solver
 from solver.core.exact import ExactLive
 from solver.core.registry import get_game
 from solver.games import mastermind, wordle
@@ -108,3 +109,46 @@ def test_the_command_line_says_what_a_live_guess_is_worth():
     assert wrong.exit_code == 2 and "--live is exact or greedy" in wrong.stderr
     clash = CliRunner().invoke(app, ["play", "wordle", "BURNT", "--live", "greedy", "--exact"])
     assert clash.exit_code == 2 and "--exact needs --live exact" in clash.stderr
+
+
+def test_each_guess_total_is_the_brute_force_value_of_playing_it():
+    game = small_wordle(40, 5, extra_guesses=20)
+    live = ExactLive(game)
+    opener = int(game.target_index[0])
+    code = game.code(opener, int(game.target_index[-1]))
+    history = ((opener, code),)
+    positions = np.array([p for p in range(game.n_targets) if game.code(opener, int(game.target_index[p])) == code])
+    rows = list(range(0, game.n_guesses, 7))
+    totals = live.guess_totals(positions, history, rows, math.inf)
+    assert set(totals) <= set(rows) and len(totals) >= len(rows) // 2
+    for row, total in totals.items():
+        classes: dict[int, list[int]] = {}
+        for p in positions.tolist():
+            classes.setdefault(game.code(row, int(game.target_index[p])), []).append(p)
+        expected = sum(1 if c == game.win_code else len(group) + optimal_subtotal(
+            game, group, game.max_guesses - 2, False, history + ((row, c),)) for c, group in classes.items())
+        assert total == expected
+
+
+def test_a_proof_without_a_deadline_takes_as_many_rounds_as_it_needs():
+    game = wordle.game()
+    solver = Solver(game, use_tree=False, budget=math.inf)
+    state = solver.advance(State(solver, (), None), game.index_of("CRANE"), game.encode("RRRRR"))
+    row = solver.guess_row(state)  # 263 candidates: more than one work limit
+    assert state.exact and solver.exact_live.guess_totals(state.candidate_positions, state.history, [row],
+                                                          math.inf) == {row: state.exact_choice.total}
+
+
+def test_the_hint_ranks_by_guesses_to_go_with_the_solvers_guess_first_among_equals():
+    game = small_wordle(40, 2, extra_guesses=30)
+    opener = int(game.target_index[3])
+    code = game.code(opener, int(game.target_index[-2]))
+    result = hint(game, [(opener, code)], 4)
+    solver = get_solver(game)
+    state = solver.advance(State(solver, (), None), opener, code)
+    best = optimal_subtotal(game, state.candidate_positions.tolist(), game.max_guesses - 1, False, state.history)
+    values = [value for _, value in result.to_go]
+    assert values == sorted(values) and result.solver_guess in [s.label for s, _ in result.to_go]
+    assert values[0] == pytest.approx(best / state.remaining)  # nothing ranked beats the optimum, which is listed
+    lines = report(game, result)
+    assert any(line.startswith("Guesses to go") for line in lines)

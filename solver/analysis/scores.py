@@ -7,7 +7,7 @@ guess that may itself win, then to the earlier guess (as in `solver.core.strateg
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -89,12 +89,16 @@ def table(scored: list[Scored]) -> list[str]:
 
 @dataclass
 class Hint:
-    """What a history leaves: the candidates, and the best guesses by both figures."""
+    """What a history leaves: the candidates, the best guesses by both figures, and the guesses to go."""
 
     candidates: tuple[str, ...]
     by_expected: list[Scored]
     by_entropy: list[Scored]
     note: str = ""  # `Scores.note`
+    # (guess, expected guesses to finish with it, this one included), least first: the solver's guess
+    # and the ranked ones whose value the exact search proved within the solver's budget
+    to_go: list[tuple[Scored, float]] = field(default_factory=list)
+    solver_guess: str = ""
 
 
 def hint(game: Game, steps, top: int) -> Hint:
@@ -105,7 +109,29 @@ def hint(game: Game, steps, top: int) -> Hint:
     if state.identified:  # solved or one answer left: nothing to rank
         return Hint(state.candidates, [], [])
     scores = Scores.compute(game, state.candidate_positions, state.history)
-    return Hint(state.candidates, scores.top(top, "expected"), scores.top(top, "entropy"), scores.note)
+    by_expected, by_entropy = scores.top(top, "expected"), scores.top(top, "entropy")
+    return Hint(state.candidates, by_expected, by_entropy, scores.note,
+                guesses_to_go(scores, state, by_expected + by_entropy), game.labels[state.solver.guess_row(state)])
+
+
+def guesses_to_go(scores: Scores, state, ranked: list[Scored]) -> list[tuple[Scored, float]]:
+    """Return (guess, expected guesses to finish with it) for the solver's guess and the `ranked`
+    ones, as far as the exact search proves them within the solver's budget; least first, then a
+    possible answer, then the earlier guess."""
+    solver = state.solver
+    chosen = solver.guess_row(state)
+    index = {int(row): i for i, row in enumerate(scores.rows)}
+    rows = list(dict.fromkeys([chosen] + [s.row for s in ranked]))
+    totals = solver.exact_live.guess_totals(state.candidate_positions, state.history, rows, solver.budget)
+    out = []
+    for row, total in totals.items():
+        i = index.get(row)
+        scored = Scored(row, scores.game.labels[row], float(scores.sum_sq[i]) / scores.candidates if i is not None
+                        else float("nan"), float(scores.entropy[i]) if i is not None else float("nan"),
+                        bool(scores.possible[i]) if i is not None else False)
+        out.append((scored, total / scores.candidates))
+    out.sort(key=lambda item: (round(item[1], 9), not item[0].possible, item[0].row))
+    return out
 
 
 def report(game: Game, result: Hint, show: int = 0) -> list[str]:
@@ -121,4 +147,17 @@ def report(game: Game, result: Hint, show: int = 0) -> list[str]:
         lines += ["", f"Ranked: {result.note}."]
     lines += ["", "Best guesses by expected remaining candidates:", *table(result.by_expected)]
     lines += ["", "Best guesses by entropy (bits):", *table(result.by_entropy)]
+    if result.to_go:
+        lines += ["", "Guesses to go (expected guesses to finish, this one included; proven by the exact search):",
+                  *to_go_table(result.to_go, result.solver_guess)]
+    return lines
+
+
+def to_go_table(rows: list[tuple[Scored, float]], solver_guess: str) -> list[str]:
+    """Return the lines of the guesses-to-go table: rank, guess, guesses to go, possible, the solver's."""
+    width = max([len(s.label) for s, _ in rows] + [5])
+    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>6}  possible"]
+    for rank, (s, value) in enumerate(rows, start=1):
+        mark = "  (the solver's guess)" if s.label == solver_guess else ""
+        lines.append(f"{rank:>4}  {s.label:<{width}}  {value:>6.3f}  {'yes' if s.possible else 'no ':<3}{mark}".rstrip())
     return lines

@@ -105,13 +105,13 @@ class _SubGame:
 
 
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
-                clock=time.perf_counter) -> tuple[int, int] | None:
+                clock=time.perf_counter, forced: int = -1) -> tuple[int, int] | None:
     """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
     did not end by `deadline` (work limits sized from the speed seen so far)."""
     limit, rate = FIRST_WORK, None
     while clock() < deadline:
         begun, work = clock(), searcher.work
-        found = searcher.bounded_value(local, r, limit, guesses, ghash)
+        found = searcher.bounded_value(local, r, limit, guesses, ghash, forced)
         if found is not None:
             return found
         now = clock()
@@ -121,7 +121,10 @@ def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadli
         if now > begun and done > 0:
             rate = done / (now - begun)
         # the next limit: half of what the time left allows at the speed seen, at most four times the last
-        limit = min(4 * limit, max(limit, int(0.5 * rate * (deadline - now)))) if rate else 2 * limit
+        if rate and math.isfinite(deadline):
+            limit = min(4 * limit, max(limit, int(0.5 * rate * (deadline - now))))
+        else:  # no deadline (a proof asked for) or no speed seen yet
+            limit *= 4 if rate else 2
     return None
 
 
@@ -192,6 +195,33 @@ class ExactLive:
                 while len(self._values) > VALUES:
                     self._values.popitem(last=False)
             return choice
+
+    def guess_totals(self, positions: np.ndarray, history, rows, budget: float = 1.0,
+                     clock=time.perf_counter) -> dict[int, int]:
+        """Return {guess row: least total guesses over the candidates when that guess is played now and
+        the best ones after it} for the `rows` whose proof ended within `budget` seconds (shared out
+        in the order given); rows missing from the answer were not proven in time (or cannot finish
+        in the guesses left)."""
+        r = self.depth - len(history)
+        if r < 1 or budget <= 0 or not self.fits(positions):
+            return {}
+        start = clock()
+        out: dict[int, int] = {}
+        with self._lock:
+            sub = self._subgame(positions)
+            start += sub.load_seconds
+            sub.load_seconds = 0.0
+            local = sub.local(positions)
+            guesses, ghash = sub.prove.allowed_after(history)
+            rows = [int(row) for row in rows]
+            for i, row in enumerate(rows):
+                left = start + budget - clock()
+                if left <= 0:
+                    break
+                found = run_bounded(sub.prove, local, r, guesses, ghash, clock() + left / (len(rows) - i), clock, row)
+                if found is not None and found[0] < sub.unfinishable:
+                    out[row] = int(found[0])
+        return out
 
     def _key(self, positions: np.ndarray, history) -> tuple:
         # normal mode: the value depends on the candidates and the guesses left; hard mode also on

@@ -173,25 +173,28 @@ class Searcher:
         return guesses, ghash
 
     def value(self, positions: np.ndarray, r: int, guesses: np.ndarray | None = None, ghash: int = 0,
-              beta: int | None = None, free: bool = True) -> tuple[int, int]:
-        """Return (value, best guess row or -1): exact below `beta` (default: no limit)."""
+              beta: int | None = None, free: bool = True, forced: int = -1) -> tuple[int, int]:
+        """Return (value, best guess row or -1): exact below `beta` (default: no limit); with `forced`
+        >= 0, the total of playing that guess row here (and the best guesses below it)."""
         H = np.ascontiguousarray(positions, dtype=np.int32)
         pool = self.all_guesses if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
         self.ws.best[0] = -1
         limit = INF + 1 if beta is None else np.int64(beta)
         value = int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), pool, np.uint64(ghash), np.int64(free),
-                                  np.int64(-1)))
+                                  np.int64(forced)))
+        if forced >= 0:
+            return value, (forced if value < limit else -1)
         return value, (int(self.ws.best[0]) if value < limit else -1)
 
     def bounded_value(self, positions: np.ndarray, r: int, work_limit: int, guesses: np.ndarray | None = None,
-                      ghash: int = 0) -> tuple[int, int] | None:
+                      ghash: int = 0, forced: int = -1) -> tuple[int, int] | None:
         """Return (value, best guess row) as `value` does, or None when the search scored `work_limit`
         (guess, target) pairs first (what it proved by then stays in the memo: a second call goes further)."""
         ws = self.ws
         ws.params[kernel.WORK_LIMIT] = ws.stats[kernel.WORK] + max(int(work_limit), 1)
         ws.stats[kernel.ABORTED] = 0
         try:
-            value, guess = self.value(positions, r, guesses, ghash)
+            value, guess = self.value(positions, r, guesses, ghash, forced=forced)
         finally:
             aborted = bool(ws.stats[kernel.ABORTED])
             ws.params[kernel.WORK_LIMIT] = 0
