@@ -124,9 +124,13 @@ def test_next_matches_the_solver(client, name, variant, history):
     assert answer["explanation"] == {"groups": list(why.groups), "largest_group": why.largest_group,
                                      "win_chance": why.win_chance, "expected_guesses": why.expected_guesses,
                                      "worst_guesses": why.worst_guesses, "expected_left": why.expected_left}
-    ranked = hint(game, steps, 3).by_expected
-    assert answer["alternatives"] == [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy,
-                                       "possible": s.possible} for s in ranked]
+    result = hint(game, steps, 3)
+    assert [{k: v for k, v in alt.items() if k != "to_go"} for alt in answer["alternatives"]] == [
+        {"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible}
+        for s in result.by_expected]
+    to_go = {s.label: value for s, value in result.to_go}  # proven values: the same whoever proves them
+    for alt in answer["alternatives"]:  # (either side may miss one that was not proven in its budget)
+        assert alt["to_go"] is None or alt["guess"] not in to_go or alt["to_go"] == pytest.approx(to_go[alt["guess"]])
 
 
 def test_next_equals_the_cli_tree_command(client):

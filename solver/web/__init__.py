@@ -17,7 +17,9 @@ API contract (JSON bodies; the page in `static/` is written against exactly this
 * `GET /api/games`: every registered variant: title, counts, has_tree, feedback format, example
   guess, whether it is the default.
 * `POST /api/next` {game, variant?, history?, top? 0..20, candidates? 0..500}: the guess to play
-  (null once solved), tree or live, candidates, an explanation of the guess, `top` alternatives.
+  (null once solved), tree or live, whether it is proven optimal (`exact`) and its expected guesses
+  to finish (`value`), candidates, an explanation of the guess, `top` alternatives (each with its
+  guesses to go, `to_go`, where the exact search proved it in time).
 * `POST /api/candidates` {game, variant?, history?, limit? 0..5000}: remaining and candidates.
 * `POST /api/feedback` {game, variant?, target, guess, history?}: the feedback and whether it wins.
 * `GET /api/random?game=&variant=&seed=`: a random possible answer (seeded for tests).

@@ -133,6 +133,9 @@ class Alternative(BaseModel):
     expected_left: float = Field(description="Candidates left after it, on average (lower is better).")
     entropy: float = Field(description="Bits of information it gives, on average (higher is better).")
     possible: bool = Field(description="Whether it may itself be the answer.")
+    to_go: Union[float, None] = Field(default=None, description=(
+        "Expected guesses to finish with it, this one included, proven by the exact search; null when not "
+        "proven within the time allowed (or the state is too large)."))
 
 
 class NextResponse(BaseModel):

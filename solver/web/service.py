@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from solver.analysis import notation
 from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
-from solver.analysis.scores import Scores
+from solver.analysis.scores import Scores, guesses_to_go
 from solver.analysis.walk import Nodes, start_state
 from solver.core.engine import get_solver
 from solver.core.game import Game
@@ -235,11 +235,14 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
 
 @lru_cache(maxsize=RESULTS)
 def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
-    """Return the `top` guesses by expected remaining candidates (`scores.Scores`, as `deduce hint`)."""
+    """Return the `top` guesses by expected remaining candidates (`scores.Scores`, as `deduce hint`), each
+    with its guesses to go where the exact search proved it within the budget (`scores.guesses_to_go`)."""
     state = state_of(key, steps)
     scores = Scores.compute(game_of(key), state.candidate_positions, state.history)
-    return [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible}
-            for s in scores.top(top, "expected")]
+    ranked = scores.top(top, "expected")
+    to_go = {s.label: value for s, value in guesses_to_go(scores, state, ranked)}
+    return [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible,
+             "to_go": to_go.get(s.label)} for s in ranked]
 
 
 def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:

@@ -283,6 +283,8 @@ export function initCoach(games) {
               el("th", { scope: "col" }, "Guess"),
               el("th", { scope: "col", title: "answers left after it, on average: lower is better" }, "Left on average"),
               el("th", { scope: "col", title: "bits of information: higher is better" }, "Information (bits)"),
+              el("th", { scope: "col", title: "expected guesses to finish with it, this one included, proven "
+                + "by the exact search (blank: not proven in the time allowed)" }, "Guesses to go"),
               el("th", { scope: "col" }, "Could be the answer"))),
             el("tbody", {}, data.alternatives.map((alt) => el("tr", {},
               el("td", {}, el("button", {
@@ -291,6 +293,7 @@ export function initCoach(games) {
               }, alt.guess)),
               el("td", {}, number(alt.expected_left, 2)),
               el("td", {}, number(alt.entropy, 2)),
+              el("td", {}, alt.to_go === null || alt.to_go === undefined ? "" : number(alt.to_go, 3)),
               el("td", {}, alt.possible ? "yes" : "no"))))))));
     }
     fill(advice, parts);
