@@ -373,8 +373,13 @@ def test_openers_wordle_lists(small_lists):
 def test_hint_wordle_issue_example():
     out = ok("hint", "wordle", "CRANE=RYRGR", "--top", "3")
     assert "BURNT" in out and "ROUND" in out and "RHINO" in out
-    assert "Best guesses by expected remaining candidates:" in out and "Best guesses by entropy" in out
-    assert out.count("expected left") == 2
+    assert "Best guesses by expected guesses to finish (this one included):" in out  # one table, both figures
+    assert out.count("expected left") == 1 and out.count("entropy") == 1
+    lines = out.splitlines()
+    header = lines.index("Best guesses by expected guesses to finish (this one included):")
+    rows = [line.split() for line in lines[header + 2:header + 5]]
+    assert [row[0] for row in rows] == ["1", "2", "3"] and [float(row[2]) for row in rows] == sorted(float(row[2]) for row in rows)
+    assert sum("(the solver's guess)" in line for line in lines[header + 2:header + 5]) == 1
 
 
 def test_hint_and_tree_agree_on_the_answer_list_unless_all_words():
@@ -401,13 +406,13 @@ def test_hint_ranks_by_both_figures():
     out = ok("hint", "mastermind", "1122=1,0", "-k", "1", "-c", "5").splitlines()
     count = sum(1 for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0)))
     assert out[0] == f"{count} possible answers:" and out[2] == f"... and {count - 5} more (--candidates 0 lists them all)"
-    best = out[out.index("Best guesses by expected remaining candidates:") + 2].split()
+    best = out[out.index("Best guesses by expected guesses to finish (this one included):") + 2].split()
     guess = game.index_of(best[1])
     cands = [t for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0))]
     sizes: dict[int, int] = {}
     for t in cands:
         sizes[game.code(guess, t)] = sizes.get(game.code(guess, t), 0) + 1
-    assert float(best[2]) == pytest.approx(sum(s * s for s in sizes.values()) / count, abs=1e-3)
+    assert float(best[4]) == pytest.approx(sum(s * s for s in sizes.values()) / count, abs=1e-3)
 
 
 @pytest.mark.parametrize("args, fragment", [

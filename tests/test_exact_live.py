@@ -147,8 +147,9 @@ def test_the_hint_ranks_by_guesses_to_go_with_the_solvers_guess_first_among_equa
     solver = get_solver(game)
     state = solver.advance(State(solver, (), None), opener, code)
     best = optimal_subtotal(game, state.candidate_positions.tolist(), game.max_guesses - 1, False, state.history)
-    values = [value for _, value in result.to_go]
-    assert values == sorted(values) and result.solver_guess in [s.label for s, _ in result.to_go]
+    values = [r.to_go.expected for r in result.ranked]  # every one rated: the states are small
+    assert values == sorted(values) and result.solver_guess in [r.label for r in result.ranked]
+    assert all(r.to_go.exact for r in result.ranked)
     assert values[0] == pytest.approx(best / state.remaining)  # nothing ranked beats the optimum, which is listed
     lines = report(game, result)
-    assert any(line.startswith("Guesses to go") for line in lines)
+    assert "Best guesses by expected guesses to finish (this one included):" in lines

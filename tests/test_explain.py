@@ -9,13 +9,17 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver.analysis.explain import LIVE, TREE, explain
+import math
+
+from solver.analysis.explain import LIVE, SEARCH, TREE, explain, explain_state
 from solver.analysis.notation import parse_guess, parse_step
 from solver.analysis.walk import play, replay
 from solver.cli.main import app
 from solver.cli.why import group_list
-from solver.core.engine import get_solver
+from solver.core.engine import Solver, get_solver
 from solver.core.registry import get_game
+
+from tests.exhaustive import optimal_subtotal, small_wordle
 
 runner = CliRunner()
 
@@ -99,8 +103,9 @@ def test_on_the_tree_the_figures_are_the_replayed_guesses():
     ("wordle", None, ["CRANE=RYRGR"], "AARGH"),  # not a candidate: no chance to win at once
     ("cards", "n2", ["2C AS=1,0,1,0,1"], None),
 ])
-def test_off_the_tree_the_figures_are_the_solvers_play_replayed(name, variant, history, guess):
+def test_off_the_tree_the_figures_are_the_solvers_play_replayed(name, variant, history, guess, monkeypatch):
     game = get_game(name, variant)
+    monkeypatch.setattr(get_solver(game), "live", "greedy")  # no exact search: the greedy play is played out
     steps = [parse_step(game, step) for step in history]
     row = None if guess is None else parse_guess(game, guess)
     why = explain(game, steps, row)
@@ -119,8 +124,9 @@ def test_off_the_tree_the_figures_are_the_solvers_play_replayed(name, variant, h
     assert why.worst_guesses == max(needed)
 
 
-def test_above_the_play_out_limit_the_guesses_are_not_known():
+def test_above_the_play_out_limit_the_guesses_are_not_known(monkeypatch):
     game = get_game("cards", "n1")
+    monkeypatch.setattr(get_solver(game), "live", "greedy")
     why = explain(game, [], game.index_of("AS"), play_out_limit=10)
     assert why.expected_guesses is None and why.worst_guesses is None and why.source is None
     assert list(why.groups) == sizes(game, game.index_of("AS"), [int(t) for t in game.target_index])
@@ -131,7 +137,39 @@ def test_above_the_play_out_limit_the_guesses_are_not_known():
     assert block[0] == "Why CRANE (the solver would play SALET):"
     assert listed_groups(block[1]) == shown_part(expected, listed_groups(block[1]))
     assert block[2] == f"  worst case: {expected[0]} candidates left"
-    assert "guesses from here not known" in block[4] and "2315 candidates" in block[4]
+    # above the limit, at the start: the opener ranking's proven lower bound (CRANE cannot beat SALET)
+    assert "at least 3.422 guesses from here" in block[4] and "a proven lower bound: the opener ranking" in block[4]
+
+
+@pytest.mark.parametrize("seed, hard, history, guess", [
+    (0, False, [], None), (1, False, [], 5), (2, True, [], 7), (3, False, [(0, None)], 11),
+])
+def test_searched_figures_are_the_naive_optimum_of_the_guess(seed, hard, history, guess):
+    """Off the tree, the exact search's figures: the least total after the guess (the naive search's
+    over its classes) and the fewest guesses within which that total is still reached."""
+    game = small_wordle(30, seed=seed, extra_guesses=20, hard=hard)
+    solver = Solver(game, use_tree=False, budget=math.inf)
+    targets = [int(t) for t in game.target_index]
+    # after a first guess: the answer in its largest class (a state of several candidates)
+    answer = max(targets, key=lambda t: sum(game.code(0, u) == game.code(0, t) for u in targets))
+    steps = [(row, game.code(row, answer)) for row, _ in history]
+    state = replay(solver, steps)
+    positions = [int(p) for p in state.candidate_positions]
+    row = solver.guess_row(state) if guess is None else guess
+    why = explain_state(state, row)
+    assert why.source == SEARCH and why.proven
+    r = 6 - len(steps)
+
+    def forced(depth: int) -> float:
+        total = 0.0
+        for code in {game.code(row, int(game.target_index[p])) for p in positions}:
+            group = [p for p in positions if game.code(row, int(game.target_index[p])) == code]
+            total += 1 if code == game.win_code else len(group) + optimal_subtotal(
+                game, group, depth - 1, hard, tuple(steps) + ((row, code),))
+        return total
+
+    assert why.expected_guesses == pytest.approx(forced(r) / len(positions), rel=1e-12)
+    assert forced(why.worst_guesses) == forced(r) and forced(why.worst_guesses - 1) > forced(r)
 
 
 def test_hint_prints_why_the_solvers_guess_with_independent_numbers():
@@ -141,7 +179,8 @@ def test_hint_prints_why_the_solvers_guess_with_independent_numbers():
     targets = candidates_after(game, [parse_step(game, "CRANE=RYRGR")])
     solver_guess = get_solver(game).guess_row(replay(get_solver(game), [parse_step(game, "CRANE=RYRGR")]))
     label = game.labels[solver_guess]
-    assert out.splitlines().index(block[0]) > out.splitlines().index("Best guesses by entropy (bits):")
+    assert out.splitlines().index(block[0]) > out.splitlines().index(
+        "Best guesses by expected guesses to finish (this one included):")
     assert block[0] == f"Why {label} (the solver's guess):"
     assert listed_groups(block[1]) == sizes(game, solver_guess, targets)
     assert block[1].endswith(f"({len(targets)} candidates in {len(sizes(game, solver_guess, targets))} groups)")

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens
-from solver.analysis.scores import hint
+from solver.analysis.scores import Scores, hint
 from solver.analysis.walk import Nodes, play, replay
 from solver.cli.main import app as cli
 from solver.core.engine import get_solver
@@ -125,12 +125,19 @@ def test_next_matches_the_solver(client, name, variant, history):
                                      "win_chance": why.win_chance, "expected_guesses": why.expected_guesses,
                                      "worst_guesses": why.worst_guesses, "expected_left": why.expected_left}
     result = hint(game, steps, 3)
-    assert [{k: v for k, v in alt.items() if k != "to_go"} for alt in answer["alternatives"]] == [
-        {"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible}
-        for s in result.by_expected]
-    to_go = {s.label: value for s, value in result.to_go}  # proven values: the same whoever proves them
-    for alt in answer["alternatives"]:  # (either side may miss one that was not proven in its budget)
-        assert alt["to_go"] is None or alt["guess"] not in to_go or alt["to_go"] == pytest.approx(to_go[alt["guess"]])
+    alternatives = answer["alternatives"]
+    figures = Scores.compute(game, state.candidate_positions, state.history).figures(
+        [game.index_of(alt["guess"]) for alt in alternatives])
+    for alt in alternatives:
+        s = figures[game.index_of(alt["guess"])]
+        assert (alt["expected_left"], alt["entropy"], alt["possible"]) == (s.expected, s.entropy, s.possible)
+    assert [alt["guess"] for alt in alternatives if alt["solver"]] == [answer["guess"]]
+    rated = [alt["to_go"] for alt in alternatives if alt["to_go"] is not None]
+    assert rated == sorted(rated) and all(alt["to_go"] is not None for alt in alternatives[:len(rated)])
+    proven = {r.label: r.to_go.expected for r in result.ranked if r.to_go is not None and r.to_go.exact}
+    for alt in alternatives:  # proven values: the same whoever proves them (either side may miss one)
+        if alt["to_go_kind"] == "proven" and alt["guess"] in proven:
+            assert alt["to_go"] == pytest.approx(proven[alt["guess"]])
 
 
 def test_next_equals_the_cli_tree_command(client):

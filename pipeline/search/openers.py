@@ -210,7 +210,7 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
 
 
 # -- ranking every opener with a shared cut-off (`deduce openers --exact --all`) ----------------
-OPENERS = "openers"  # the artifact kind: openers-<game>-<variant>.parquet
+OPENERS = artifacts.OPENERS  # the artifact kind: openers-<game>-<variant>.parquet
 SAVE_SECONDS = 10.0  # the ranking file is rewritten (atomically) at most this often while a run goes on
 WINDOW = 2  # tasks out per worker: few, so that each leaves with a recent cut-off
 SLICE_SEED = 20261130  # the fixed seed of `slice_rows`' random part
@@ -257,33 +257,21 @@ def ranking_path(game: Game, folder: Path | None = None) -> Path:
     return (folder or artifacts.artifacts_dir()) / artifacts.artifact_name(OPENERS, game)
 
 
-COLUMNS = ("opener", "total", "proven", "seconds")
+COLUMNS = artifacts.OPENER_COLUMNS
 
 
 def load_ranking(game: Game, options: SearchOptions, folder: Path | None = None) -> dict[int, OpenerTotal]:
     """Return {row: result} of the ranking file, or {} when there is none or it does not fit (another
     kind, game fingerprint, search or code version, a damaged file: the run starts over and replaces it)."""
-    path = ranking_path(game, folder)
     try:
-        meta = artifacts.read_metadata(path)
-        table = pq.read_table(path)
+        rows, meta = artifacts.read_openers(game, ranking_path(game, folder).parent)
     except (artifacts.MissingTableError, artifacts.ArtifactError, pa.ArrowException, OSError):
         return {}
-    wanted = {"kind": OPENERS, "fingerprint": game.fingerprint(), "code_version": artifacts.CODE_VERSION,
-              "strategy": options.describe()}
-    if any(meta.get(k) != v for k, v in wanted.items()) or tuple(table.schema.names) != COLUMNS:
+    wanted = {"code_version": artifacts.CODE_VERSION, "strategy": options.describe()}
+    if any(meta.get(k) != v for k, v in wanted.items()):
         return {}
-    try:
-        if artifacts.content_digest(table) != meta.get("content_sha256"):
-            return {}
-        columns = [table.column(n).to_pylist() for n in COLUMNS]
-        out = {}
-        for label, total, proven, seconds in zip(*columns):
-            row = game.index_of(label)
-            out[row] = OpenerTotal(row, game.labels[row], int(total), bool(proven), float(seconds))
-    except (KeyError, ValueError, TypeError, pa.ArrowException):
-        return {}
-    return out
+    return {row: OpenerTotal(row, game.labels[row], total, proven, seconds)
+            for row, (total, proven, seconds) in rows.items()}
 
 
 def write_ranking(game: Game, results, options: SearchOptions, extra: dict, folder: Path | None = None) -> Path:

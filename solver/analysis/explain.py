@@ -4,10 +4,12 @@
 returns an `Explanation` of a guess in the state a history reaches: the solver's own guess by
 default (the tree's while the history follows it, else the live solver's), or any allowed guess.
 The group sizes come from the guess's feedback against every candidate. The guesses still
-needed are read from the precomputed tree when the state is on it and the guess is the tree's
-(subtree totals, depth of the deepest leaf); otherwise the solver's play after the guess is
-played out live over every candidate, when there are at most `play_out_limit` of them (the figures
-are then the live strategy's, as `deduce tree` shows off the tree); above that they are unknown.
+needed come from `solver.analysis.values.rate`: the precomputed tree when the state is on it and
+the guess is the tree's (subtree totals, depth of the deepest leaf), the opener ranking at the
+start, else the exact search within the solver's budget (proven, or the best strategy it found);
+failing those the solver's play after the guess is played out live over every candidate, when
+there are at most `play_out_limit` of them (the live strategy's figures, as `deduce tree` shows
+off the tree); above that they are unknown.
 """
 from __future__ import annotations
 
@@ -16,13 +18,16 @@ from typing import Sequence
 
 import numpy as np
 
+from solver.analysis import values
 from solver.analysis.notation import check_allowed
-from solver.analysis.walk import Nodes, feedback_codes, replay, walk
+from solver.analysis.walk import feedback_codes, replay, walk
 from solver.core.engine import Solver, State, get_solver
 from solver.core.game import Game
 
 PLAY_OUT_LIMIT = 1000  # candidates: above this, an off-tree guess is not played out live (seconds)
-TREE, LIVE = "tree", "live"  # where `Explanation.expected_guesses` comes from
+# where `Explanation.expected_guesses` comes from: the tree, the solver's play out, the exact search
+# (`proven` says whether it finished), the opener ranking (a lower bound unless `proven`)
+TREE, LIVE, SEARCH, RANKING = "tree", "live", "search", "ranking"
 
 
 @dataclass(frozen=True)
@@ -37,7 +42,9 @@ class Explanation:
     is_candidate: bool  # the guess may be the answer (its own group of 1 is in `groups`)
     expected_guesses: float | None
     worst_guesses: int | None
-    source: str | None  # TREE, LIVE (played out live), or None when the guesses are not known
+    source: str | None  # TREE, LIVE (played out live), SEARCH, RANKING, or None when the guesses are not known
+    proven: bool = False  # `expected_guesses` is the least possible after this guess (within the guess limit)
+    bound: bool = False  # `expected_guesses` is a proven lower bound (the opener ranking), not a value
 
     @property
     def suggested(self) -> bool:
@@ -77,7 +84,7 @@ def explain_state(state: State, guess: int | None = None, play_out_limit: int = 
     """Return the explanation of guess row `guess` (default: the solver's guess) in `state`;
     ValueError after a win, or for a guess the rules forbid (Wordle hard mode)."""
     solver: Solver = state.solver
-    game, tree = solver.game, solver.tree
+    game = solver.game
     if state.history and state.history[-1][1] == game.win_code:
         raise ValueError(f"nothing to explain: the game was won by {game.labels[state.history[-1][0]]}")
     suggested = solver.guess_row(state)
@@ -88,13 +95,14 @@ def explain_state(state: State, guess: int | None = None, play_out_limit: int = 
     positions = state.candidate_positions
     is_candidate = bool(np.isin(row, game.target_index[positions]))
     groups = group_sizes(game, row, positions)
+    rated = values.rate(state, [row], large=True).get(row)
+    if rated is not None and rated.kind != values.BOUND or rated is not None and positions.size > play_out_limit:
+        return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
+                           rated.expected, rated.worst, rated.source, rated.exact, rated.kind == values.BOUND)
     expected = worst = source = None
-    if state.node is not None and tree is not None and row == int(tree.guess[state.node]):
-        nodes, node, source = Nodes.from_tree(tree), state.node, TREE
-    elif positions.size <= play_out_limit:
-        nodes, node, source = walk(solver, state, first=row), 0, LIVE
-    if source is not None:
-        expected, worst = nodes.expected(node), nodes.worst(node)
+    if positions.size <= play_out_limit:
+        nodes, source = walk(solver, state, first=row), LIVE
+        expected, worst = nodes.expected(0), nodes.worst(0)
     return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
                        expected, worst, source)
 

@@ -1,9 +1,11 @@
-"""Ranking guesses by expected remaining candidates and by entropy (`hint`, `openers`).
+"""Ranking guesses (`hint`, the coach, `openers`): by guesses to go, and by the cheap figures.
 
-Both figures describe the partition of the candidates by a guess's feedback: the expected number
-of candidates left after it (sum of squared class sizes over the candidate count; the solver's
-greedy criterion) and the entropy of the partition in bits. Ties go to the other figure, then to a
-guess that may itself win, then to the earlier guess (as in `solver.core.strategy`).
+The cheap figures describe the partition of the candidates by a guess's feedback: the expected
+number of candidates left after it (sum of squared class sizes over the candidate count; the
+solver's greedy criterion) and the entropy of the partition in bits; ties go to the other figure,
+then to a guess that may itself win, then to the more common word, then to the earlier guess.
+`rank` orders a pool of guesses (the solver's and the best by each cheap figure) by their expected
+guesses to finish (`solver.analysis.values`), the figure the solver itself plays by.
 """
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.analysis import values
 from solver.analysis.notation import label_list, plural
+from solver.analysis.values import ToGo
 from solver.analysis.walk import replay
 from solver.core import strategy
 from solver.core.engine import get_solver
@@ -43,6 +47,7 @@ class Scores:
     entropy: np.ndarray
     possible: np.ndarray
     candidates: int
+    positions: np.ndarray  # the candidates' positions in the target list
 
     note: str = ""  # how the scored guesses were chosen, when not every allowed guess was scored
 
@@ -52,8 +57,6 @@ class Scores:
         per symmetry class (equivalent guesses score alike), and where that is still more than
         RANK_PAIRS (guess, candidate) pairs (cards n=4) the live solver's pool (`strategy.live_pool`);
         with `every_guess`, of every allowed guess."""
-        from solver.core import kernels  # defers Numba to this compute path
-
         allowed = strategy.allowed_guesses(game, history)
         rows = allowed if every_guess else strategy.symmetry_pool(game, history)
         note = f"one guess per class of equivalent guesses: {rows.size} of {allowed.size}" if rows.size < allowed.size else ""
@@ -61,9 +64,16 @@ class Scores:
         if not every_guess and rows.size * positions.size > RANK_PAIRS:
             rows = np.sort(strategy.live_pool(game, positions, history))
             note = f"{rows.size} of the {allowed} allowed guesses, the live solver's fixed-seed sample"
+        return cls.of_rows(game, positions, rows, note)
+
+    @classmethod
+    def of_rows(cls, game: Game, positions: np.ndarray, rows: np.ndarray, note: str = "") -> "Scores":
+        """Return the scores of guess `rows` over the candidate positions."""
+        from solver.core import kernels  # defers Numba to this compute path
+
         sum_sq, entropy = kernels.partition_scores(game, rows, game.target_index[positions])
         return cls(game, rows, sum_sq, entropy, strategy.candidate_mask(game, positions, rows), int(positions.size),
-                   note)
+                   positions, note)
 
     def top(self, k: int, by: str = "expected") -> list[Scored]:
         """Return the `k` best guesses by expected remaining candidates (lowest) or entropy (highest)."""
@@ -73,9 +83,25 @@ class Scores:
         # possible answer, then to the earlier guess: fully tied guesses keep one order in both tables
         entropy = -np.round(self.entropy, 9)
         primary, secondary = (self.sum_sq, entropy) if by == "expected" else (entropy, self.sum_sq)
-        order = np.lexsort((self.rows, ~self.possible, secondary, primary))[:k]
-        return [Scored(int(self.rows[i]), self.game.labels[int(self.rows[i])], float(self.sum_sq[i]) / self.candidates,
-                       float(self.entropy[i]), bool(self.possible[i])) for i in order]
+        common = values.commonness(self.game)[self.rows]
+        order = np.lexsort((self.rows, common, ~self.possible, secondary, primary))[:k]
+        return [self._scored(i) for i in order]
+
+    def _scored(self, i: int) -> Scored:
+        row = int(self.rows[i])
+        return Scored(row, self.game.labels[row], float(self.sum_sq[i]) / self.candidates, float(self.entropy[i]),
+                      bool(self.possible[i]))
+
+    def figures(self, rows) -> dict[int, Scored]:
+        """Return {guess row: Scored} for `rows`, scoring those this ranking left out (one guess per
+        class of equivalent guesses, or a sample) against the same candidates."""
+        index = {int(row): i for i, row in enumerate(self.rows)}
+        out = {row: self._scored(index[row]) for row in rows if row in index}
+        missing = [row for row in rows if row not in index]
+        if missing:
+            extra = Scores.of_rows(self.game, self.positions, np.array(missing, dtype=np.int64))
+            out.update(extra.figures(missing))
+        return out
 
 
 def table(scored: list[Scored]) -> list[str]:
@@ -87,77 +113,101 @@ def table(scored: list[Scored]) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """A guess of the hint's ranking: its cheap figures and its guesses to go (None: not rated in time)."""
+
+    scored: Scored
+    to_go: ToGo | None
+    solver: bool  # the solver's own guess in this state
+
+    @property
+    def label(self) -> str:
+        return self.scored.label
+
+
 @dataclass
 class Hint:
-    """What a history leaves: the candidates, the best guesses by both figures, and the guesses to go."""
+    """What a history leaves: the candidates, and the best guesses ranked by guesses to go."""
 
     candidates: tuple[str, ...]
-    by_expected: list[Scored]
-    by_entropy: list[Scored]
+    ranked: list[Ranked] = field(default_factory=list)
     note: str = ""  # `Scores.note`
-    # (guess, expected guesses to finish with it, this one included), least first: the solver's guess
-    # and the ranked ones whose value the exact search proved within the solver's budget
-    to_go: list[tuple[Scored, float]] = field(default_factory=list)
     solver_guess: str = ""
 
 
-def hint(game: Game, steps, top: int) -> Hint:
-    """Return the candidates after `steps` of (guess row, code) and the `top` guesses both ways."""
+def hint(game: Game, steps, top: int, budget: float | None = None) -> Hint:
+    """Return the candidates after `steps` of (guess row, code) and the `top` best guesses (`rank`)."""
     if top < 1:
         raise UsageError(f"--top must be at least 1, got {top}")
     state = replay(get_solver(game), steps)
     if state.identified:  # solved or one answer left: nothing to rank
-        return Hint(state.candidates, [], [])
+        return Hint(state.candidates)
     scores = Scores.compute(game, state.candidate_positions, state.history)
-    by_expected, by_entropy = scores.top(top, "expected"), scores.top(top, "entropy")
-    return Hint(state.candidates, by_expected, by_entropy, scores.note,
-                guesses_to_go(scores, state, by_expected + by_entropy), game.labels[state.solver.guess_row(state)])
+    return Hint(state.candidates, rank(scores, state, top, budget), scores.note,
+                game.labels[state.solver.guess_row(state)])
 
 
-def guesses_to_go(scores: Scores, state, ranked: list[Scored]) -> list[tuple[Scored, float]]:
-    """Return (guess, expected guesses to finish with it) for the solver's guess and the `ranked`
-    ones, as far as the exact search proves them within the solver's budget; least first, then a
-    possible answer, then the earlier guess."""
-    solver = state.solver
-    chosen = solver.guess_row(state)
-    index = {int(row): i for i, row in enumerate(scores.rows)}
-    rows = list(dict.fromkeys([chosen] + [s.row for s in ranked]))
-    totals = solver.exact_live.guess_totals(state.candidate_positions, state.history, rows, solver.budget)
-    out = []
-    for row, total in totals.items():
-        i = index.get(row)
-        scored = Scored(row, scores.game.labels[row], float(scores.sum_sq[i]) / scores.candidates if i is not None
-                        else float("nan"), float(scores.entropy[i]) if i is not None else float("nan"),
-                        bool(scores.possible[i]) if i is not None else False)
-        out.append((scored, total / scores.candidates))
-    out.sort(key=lambda item: (round(item[1], 9), not item[0].possible, item[0].row))
-    return out
+def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[Ranked]:
+    """Return the `top` best guesses by expected guesses to go (`solver.analysis.values`), drawn from
+    the solver's guess and the `top` best by each cheap figure; the solver's guess is always in the
+    list, first among equals. Other ties go to a possible answer, then the more common word, then the
+    fewer candidates left.
+    Guesses whose value was not found within `budget` (default: the solver's) come after the rated."""
+    game = scores.game
+    chosen = state.solver.guess_row(state)
+    pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
+    rated = values.rate(state, pool, budget)
+    figures = scores.figures(pool)
+    ranked = sorted((Ranked(figures[row], rated.get(row), row == chosen) for row in pool),
+                    key=lambda r: values.order_key(game, r.scored.row, r.to_go, r.scored.possible, r.scored.expected,
+                                                   r.solver))
+    shown = ranked[:top]
+    if not any(r.solver for r in shown):
+        shown.append(next(r for r in ranked if r.solver))
+    return shown
 
 
 def report(game: Game, result: Hint, show: int = 0) -> list[str]:
-    """Return the lines of a hint: the candidates (at most `show`, 0: all) and both rankings."""
+    """Return the lines of a hint: the candidates (at most `show`, 0: all) and the ranking."""
     shown = result.candidates[:show] if show else result.candidates
     lines = [f"{plural(len(result.candidates), 'possible answer')}:"]
     lines += [label_list(game, shown[i:i + 10]) for i in range(0, len(shown), 10)]
     if len(shown) < len(result.candidates):
         lines.append(f"... and {len(result.candidates) - len(shown)} more (--candidates 0 lists them all)")
-    if not result.by_expected:
+    if not result.ranked:
         return lines + [f"The answer is {result.candidates[0]}: nothing left to rank."]
     if result.note:
         lines += ["", f"Ranked: {result.note}."]
-    lines += ["", "Best guesses by expected remaining candidates:", *table(result.by_expected)]
-    lines += ["", "Best guesses by entropy (bits):", *table(result.by_entropy)]
-    if result.to_go:
-        lines += ["", "Guesses to go (expected guesses to finish, this one included; proven by the exact search):",
-                  *to_go_table(result.to_go, result.solver_guess)]
+    lines += ["", "Best guesses by expected guesses to finish (this one included):", *table(result.ranked)]
+    return lines + legend(result.ranked)
+
+
+def table(ranked: list[Ranked]) -> list[str]:
+    """Return the lines of the ranking table: rank, guess, guesses to go, worst case, expected
+    candidates left, entropy (bits), possible answer, and which is the solver's guess."""
+    width = max([len(r.label) for r in ranked] + [5])
+    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>7}  {'worst':>5}  {'expected left':>13}  {'entropy':>7}  possible"]
+    for number, r in enumerate(ranked, start=1):
+        s, to_go = r.scored, r.to_go
+        go = to_go.text() if to_go is not None else "?"
+        worst = str(to_go.worst) if to_go is not None and to_go.worst is not None else "-"
+        mark = "  (the solver's guess)" if r.solver else ""
+        lines.append(f"{number:>4}  {s.label:<{width}}  {go:>7}  {worst:>5}  {s.expected:>13.3f}  {s.entropy:>7.3f}  "
+                     f"{'yes' if s.possible else 'no ':<3}{mark}".rstrip())
     return lines
 
 
-def to_go_table(rows: list[tuple[Scored, float]], solver_guess: str) -> list[str]:
-    """Return the lines of the guesses-to-go table: rank, guess, guesses to go, possible, the solver's."""
-    width = max([len(s.label) for s, _ in rows] + [5])
-    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>6}  possible"]
-    for rank, (s, value) in enumerate(rows, start=1):
-        mark = "  (the solver's guess)" if s.label == solver_guess else ""
-        lines.append(f"{rank:>4}  {s.label:<{width}}  {value:>6.3f}  {'yes' if s.possible else 'no ':<3}{mark}".rstrip())
-    return lines
+def legend(ranked: list[Ranked]) -> list[str]:
+    """Return the notes below the table for the marks it uses."""
+    kinds = {r.to_go.kind for r in ranked if r.to_go is not None}
+    notes = []
+    if values.PROVEN in kinds:
+        notes.append("a plain figure is proven optimal by the exact search (within the game's guess limit)")
+    if values.APPROXIMATE in kinds:
+        notes.append("~ the best strategy found in the time allowed (not proven: the optimum is at most this)")
+    if values.BOUND in kinds:
+        notes.append(">= a proven lower bound (from the opener ranking: it cannot beat the best opener)")
+    if any(r.to_go is None for r in ranked):
+        notes.append("? not rated within the time allowed (--budget SECONDS or --exact to wait longer)")
+    return ["", "To go: " + "; ".join(notes) + "."] if notes else []

@@ -342,8 +342,10 @@ def hint(
     """List the answers still possible after a history, rank the best next guesses and explain the
     solver's guess.
 
-    Guesses are ranked twice, by expected remaining candidates and by entropy (both columns shown).
-    The "Why GUESS:" block gives the sizes of the groups the guess splits the candidates into, the
+    Guesses are ranked by the expected guesses to finish with them ("to go", this one included, with
+    the worst case): from the tree, the opener ranking or the exact search within the budget, each
+    marked proven, approximate (~) or a lower bound (>=); the solver's guess is always listed, and
+    the expected candidates left and the entropy are shown beside. The "Why GUESS:" block gives the sizes of the groups the guess splits the candidates into, the
     worst case, the chance it is the answer and the guesses expected from here (from the tree, or
     the solver's play computed live; `--explain GUESS` for another guess).
 

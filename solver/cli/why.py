@@ -4,12 +4,12 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Sequence
 
-from solver.analysis.explain import LIVE, TREE, Explanation, explain
+from solver.analysis.explain import LIVE, RANKING, SEARCH, TREE, Explanation, explain
 from solver.analysis.notation import parse_guess, plural
 from solver.core.game import Game
 
 GROUPS_SHOWN = 10  # entries of the group list (after runs of one size are joined)
-SOURCES = {TREE: "precomputed tree", LIVE: "the solver's play, computed live"}
+SOURCES = {TREE: "precomputed tree", LIVE: "the solver's play, computed live", RANKING: "the opener ranking"}
 
 
 def group_list(sizes: Sequence[int], shown: int = GROUPS_SHOWN) -> str:
@@ -33,8 +33,11 @@ def why_lines(why: Explanation) -> list[str]:
     chance = (f"1 in {why.candidates} ({100 * why.win_chance:.3g}%)" if why.is_candidate
               else f"none ({why.guess} is not a candidate)")
     average = f"{why.expected_left:.2f} candidates left, "
-    if why.expected_guesses is not None:
-        average += f"{why.expected_guesses:.3f} guesses from here, this one included ({SOURCES[why.source]})"
+    if why.bound:
+        average += (f"at least {why.expected_guesses:.3f} guesses from here, this one included (a proven lower "
+                    f"bound: {SOURCES[why.source]})")
+    elif why.expected_guesses is not None:
+        average += f"{why.expected_guesses:.3f} guesses from here, this one included ({_source(why)})"
     else:
         average += (f"guesses from here not known (off the precomputed tree, and {why.candidates} candidates "
                     "are too many to play out live)")
@@ -44,6 +47,14 @@ def why_lines(why: Explanation) -> list[str]:
             f"  worst case: {worst}",
             f"  chance to solve with it: {chance}",
             f"  on average: {average}"]
+
+
+def _source(why: Explanation) -> str:
+    if why.source == SEARCH:
+        return "proven optimal by the exact search" if why.proven else \
+            "the exact search's best strategy in the time allowed, not proven"
+    proven = ", proven optimal" if why.proven and why.source != LIVE else ""
+    return SOURCES[why.source] + proven
 
 
 def hint_lines(game: Game, steps: Sequence[tuple[int, int]], guess: str | None = None) -> list[str]:

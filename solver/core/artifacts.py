@@ -16,6 +16,11 @@ is writable, else the user cache, so a read-only install still rebuilds and find
   ``guess_text`` (string), ``remaining`` (int32, candidates left at this node),
   ``subtree_guesses`` (int64, guesses needed to finish every candidate of this node, counted
   from this node's guess: the sum over its candidates of their depth below it plus one).
+* ``openers-<game>-<variant>.parquet``: the exact opener ranking (`deduce openers --exact --all`),
+  one row per opener evaluated, best first. Columns: ``opener`` (string, guess text), ``total``
+  (int64, the least total guesses over every target of a tree opening with it, or a proven lower
+  bound of it), ``proven`` (bool, the total is exact), ``seconds`` (float64, search time);
+  metadata: ``strategy``, ``cutoff_rule``, ``selection`` and counts (`pipeline.search.openers`).
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
@@ -53,7 +58,8 @@ from solver.core.game import Game
 SCHEMA_VERSION = "1"
 CODE_VERSION = "0.1.0"
 MANIFEST = "manifest.json"
-TABLE, TREE = "table", "tree"
+TABLE, TREE, OPENERS = "table", "tree", "openers"
+OPENER_COLUMNS = ("opener", "total", "proven", "seconds")
 
 TREE_SCHEMA = pa.schema([
     ("node", pa.int32()),
@@ -246,6 +252,24 @@ def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, d
     if kind == TREE:
         validate_tree(table, meta, game, path)
     return table, meta
+
+
+def read_openers(game: Game, folder: Path | None = None) -> tuple[dict[int, tuple[int, bool, float]], dict[str, str]]:
+    """Return ({opener row: (total, proven exact, seconds)}, metadata) of a game's opener ranking;
+    MissingTableError or ArtifactError (naming the file) as `read`, also for other columns or an
+    opener that is not a guess of the game."""
+    table, meta = read(OPENERS, game, folder)
+    path = artifact_path(OPENERS, game, folder)
+    if tuple(table.schema.names) != OPENER_COLUMNS:
+        raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not {', '.join(OPENER_COLUMNS)}: "
+                            f"{REBUILD}")
+    out = {}
+    try:
+        for label, total, proven, seconds in zip(*(table.column(n).to_pylist() for n in OPENER_COLUMNS)):
+            out[game.index_of(label)] = (int(total), bool(proven), float(seconds))
+    except (KeyError, ValueError, TypeError) as err:
+        raise ArtifactError(f"{path} holds an opener that is not a guess of {game.title} ({err}): {REBUILD}") from None
+    return out, meta
 
 
 def _unreadable(path: Path, err: Exception) -> ArtifactError:

@@ -36,6 +36,8 @@ TOP_K = 8  # guesses per node of the second stage, by the search's bound
 # candidates]: 20 M entries are Wordle's 1541 candidates), and their proof minutes to hours (a whole game's root)
 MAX_TABLE = 20_000_000
 MAX_CANDIDATES = 2000
+RATE_TABLE = 40_000_000  # a rating asked for (`rate(large=True)`) takes Wordle's root: 12972 x 2315
+RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then top-k; the rest for worst cases
 SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
@@ -51,6 +53,22 @@ class ExactChoice:
     candidates: int
     exact: bool  # True: proven optimal within the guess limit; False: top-k's best strategy (an upper bound)
     seconds: float  # wall time of the search
+
+    @property
+    def expected(self) -> float:
+        """Return the expected guesses from here, this one included (over equally likely candidates)."""
+        return self.total / self.candidates
+
+
+@dataclass(frozen=True)
+class GuessRating:
+    """The outcome of `ExactLive.rate` for one guess: the total guesses it leads to, and the worst case."""
+
+    guess: int  # guess row
+    total: int  # guesses summed over the candidates, this one included, playing on optimally (or by top-k)
+    worst: int  # the most guesses a candidate needs, this one included, in the shallowest strategy of that total
+    candidates: int
+    exact: bool  # True: the least total after this guess, proven; False: a top-k strategy's (an upper bound)
 
     @property
     def expected(self) -> float:
@@ -138,8 +156,11 @@ class ExactLive:
         self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
         self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
 
-    def fits(self, positions: np.ndarray) -> bool:
-        """Return whether the exact search takes a state of these candidates (table size)."""
+    def fits(self, positions: np.ndarray, large: bool = False) -> bool:
+        """Return whether the exact search takes a state of these candidates (table size; `large`: up
+        to RATE_TABLE entries, for a rating asked for)."""
+        if large:
+            return 3 <= positions.size and self.game.n_guesses * positions.size <= RATE_TABLE
         return 3 <= positions.size <= MAX_CANDIDATES and self.game.n_guesses * positions.size <= MAX_TABLE
 
     def covered(self, positions: np.ndarray) -> bool:
@@ -202,26 +223,53 @@ class ExactLive:
         the best ones after it} for the `rows` whose proof ended within `budget` seconds (shared out
         in the order given); rows missing from the answer were not proven in time (or cannot finish
         in the guesses left)."""
+        return {row: rating.total for row, rating in self.rate(positions, history, rows, budget, clock,
+                                                                approximate=False, worst=False).items()}
+
+    def rate(self, positions: np.ndarray, history, rows, budget: float = 1.0, clock=time.perf_counter,
+             approximate: bool = True, worst: bool = True, large: bool = False) -> dict[int, GuessRating]:
+        """Return {guess row: GuessRating} of the `rows` played now in the state of these candidates
+        after `history`, within `budget` seconds in all: first the proofs (RATE_PROVE of the budget,
+        shared out in the order given), then, with `approximate`, the top-k totals of the rows not
+        proven (upper bounds), then, with `worst`, the fewest guesses each total needs (the worst case
+        of the shallowest such strategy). Rows missing from the answer got no value in time (or cannot
+        finish in the guesses left). `large`: take states up to RATE_TABLE entries (an explicit request)."""
         r = self.depth - len(history)
-        if r < 1 or budget <= 0 or not self.fits(positions):
+        if r < 1 or budget <= 0 or not self.fits(positions, large):
             return {}
         start = clock()
-        out: dict[int, int] = {}
+        out: dict[int, GuessRating] = {}
+        rows = [int(row) for row in dict.fromkeys(rows)]
         with self._lock:
             sub = self._subgame(positions)
             start += sub.load_seconds
             sub.load_seconds = 0.0
             local = sub.local(positions)
-            guesses, ghash = sub.prove.allowed_after(history)
-            rows = [int(row) for row in rows]
-            for i, row in enumerate(rows):
-                left = start + budget - clock()
-                if left <= 0:
-                    break
-                found = run_bounded(sub.prove, local, r, guesses, ghash, clock() + left / (len(rows) - i), clock, row)
-                if found is not None and found[0] < sub.unfinishable:
-                    out[row] = int(found[0])
-        return out
+            stages = [(sub.prove, True, start + (RATE_PROVE * budget if approximate else budget))]
+            if approximate and math.isfinite(budget):
+                stages.append((sub.top, False, start + (RATE_PROVE + RATE_TOP) * budget))
+            for searcher, proven, until in stages:
+                guesses, ghash = searcher.allowed_after(history)
+                todo = [row for row in rows if row not in out]
+                for i, row in enumerate(todo):
+                    left = until - clock()
+                    if left <= 0:
+                        break
+                    found = run_bounded(searcher, local, r, guesses, ghash, clock() + left / (len(todo) - i), clock, row)
+                    if found is not None and found[0] < sub.unfinishable:
+                        out[row] = GuessRating(row, int(found[0]), r, int(positions.size), proven)
+            if worst:
+                for row, rating in list(out.items()):
+                    searcher = sub.prove if rating.exact else sub.top
+                    guesses, ghash = searcher.allowed_after(history)
+                    depth = rating.worst
+                    while depth > 1 and clock() < start + budget:
+                        found = run_bounded(searcher, local, depth - 1, guesses, ghash, start + budget, clock, row)
+                        if found is None or found[0] != rating.total:
+                            break
+                        depth -= 1
+                    out[row] = replace(rating, worst=depth)
+        return {row: out[row] for row in rows if row in out}
 
     def _key(self, positions: np.ndarray, history) -> tuple:
         # normal mode: the value depends on the candidates and the guesses left; hard mode also on

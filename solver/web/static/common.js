@@ -111,6 +111,13 @@ export function number(value, digits = 3) {
   return Number(value).toFixed(digits);
 }
 
+/** Guesses to go of a ranked guess: plain when proven, "~" approximate, "\u2265" a lower bound, blank unrated. */
+export function toGoText(alt) {
+  if (alt.to_go === null || alt.to_go === undefined) return "";
+  const mark = { approximate: "~", bound: "\u2265" }[alt.to_go_kind] ?? "";
+  return mark + Number(alt.to_go).toFixed(3);
+}
+
 /** Text of a feedback for people: marks as they are, field lists as "name value" pairs. */
 export function feedbackText(feedback, names) {
   if (typeof feedback === "string") return feedback;

