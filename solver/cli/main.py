@@ -16,11 +16,13 @@ import typer
 from pipeline.cluster import check_options, open_backend
 from solver.analysis import boards as several
 from solver.analysis.notation import answer_variant, parse_answer, parse_path, parse_step, select_game, show_feedback
+from solver.analysis.review import review as compute_review
 from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
 from solver.analysis.walk import play as play_out
 from solver.cli import bench as benchmark
 from solver.cli import openers as exact_openers
+from solver.cli import review as reviews
 from solver.cli import serve as web
 from solver.cli import views
 from solver.cli.boards import BoardsSession, transcript
@@ -360,6 +362,38 @@ def hint(
         why = hint_lines(chosen, steps, explain)
     _say(report(chosen, result, candidates))
     _say([""] + why if why else [])
+
+
+@app.command()
+def review(
+    ctx: typer.Context,
+    game: GameName,
+    history: Annotated[list[str], typer.Argument(metavar="GUESS=FEEDBACK|GUESS", show_default=False, help=(
+        "The game's guesses in order, with their feedback (CRANE=RYRGR), or bare with --answer."))],
+    answer: Annotated[Optional[str], typer.Option(
+        "--answer", "-a", metavar="ANSWER", show_default=False,
+        help="The answer: give bare guesses, their feedback is computed.")] = None,
+    hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
+    all_words: AllWords = False,
+    size: Size = 5,
+    budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
+) -> None:
+    """Review a played game: each guess against the best one, with its cost in expected guesses.
+
+    For every guess: the candidates before and after, the candidates it was expected to leave, the
+    luck of the draw (0-100), the expected guesses to finish with it and with the best guess (from
+    the tree, the opener ranking or the exact search within --budget a rating; ~ marks a value not
+    proven: --exact waits for the proofs), the best guess and the cost. Then the guesses lost in
+    all, a skill and a luck score (0-100, the first guess counts) and a line to share.
+
+    Examples: `deduce review wordle CRANE=RYRGR BURNT=GGGGG`, `deduce review wordle CRANE BURNT --answer BURNT`
+    """
+    with domain_errors():
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        _live(ctx, chosen, budget, live, prove)
+        steps = reviews.parse_game(chosen, history, answer)
+        result = compute_review(chosen, steps)
+    _say(reviews.lines(result, chosen.max_guesses))
 
 
 @app.command()
