@@ -16,6 +16,9 @@ import pytest
 from rich.color import ColorSystem
 from rich.style import Style
 
+from solver.analysis.review import review
+from solver.core.registry import get_game
+from solver.games import wordle
 from solver.games.wordle import feedback
 from solver.games.wordlists import builtin_answers, builtin_guesses
 from solver.wordle_program.app import run
@@ -330,3 +333,39 @@ def test_test_mode_output_is_unchanged():
         "1 1 2.00",
         "CRANE 2 SLATE 2 BRAKE 1 FLAME 1 GRACE 1",
     ]) + "\n", "")
+
+
+# ----------------------------------------------------------------------------- the review line
+
+
+def review_lines(out: str) -> list[str]:
+    """Return each review of the output as one line: "Review: ..." and the "Each guess: ..." after it."""
+    lines = ANSI.sub("", out).splitlines()
+    return [f"{line} {lines[i + 1]}" for i, line in enumerate(lines) if line.startswith("Review: ")]
+
+
+def test_a_review_line_after_each_game_with_the_command_for_each_guess():
+    out = play_terminal([], games_input(WIN_3, LOSS))
+    first, second = review_lines(out)
+    game = get_game("wordle")
+    answer = game.index_of("CRANE")
+    steps = [(game.index_of(w), game.code(game.index_of(w), answer)) for w in WIN_3[1]]
+    result = review(game, steps, 0.5)
+    assert first.startswith(f"Review: skill {result.skill}, luck {result.luck}, ")
+    assert first.endswith("Each guess: deduce review wordle SLATE TRACE CRANE --answer CRANE")
+    assert second.endswith("Each guess: deduce review wordle " + " ".join(LOSS[1]) + " --answer TITAN")
+    hard = play_terminal(["-D"], games_input(WIN_2))
+    assert review_lines(hard)[0].endswith("deduce review wordle --hard SLATE CRANE --answer CRANE")
+
+
+def test_the_review_line_plays_the_files_word_lists_and_skips_answers_outside_them(tmp_path):
+    answers, guesses = tmp_path / "answers.txt", tmp_path / "guesses.txt"
+    answers.write_text("CRANE\nTRACE\nBRACE\nGRACE\n")
+    guesses.write_text("CRANE\nTRACE\nBRACE\nGRACE\nSLATE\n")
+    out = play_terminal(["-f", str(answers), "-a", str(guesses)], games_input(WIN_3))
+    [line] = review_lines(out)
+    assert "--answer CRANE" in line
+    words = wordle.game(False, ("BRACE", "CRANE", "GRACE", "TRACE"), ("BRACE", "CRANE", "GRACE", "SLATE", "TRACE"))
+    row = words.index_of("CRANE")
+    steps = [(words.index_of(w), words.code(words.index_of(w), row)) for w in WIN_3[1]]
+    assert line.startswith(f"Review: skill {review(words, steps, 0.5).skill}")

@@ -6,6 +6,7 @@ from typing import Sequence, TextIO
 
 from solver.wordle_program.play import Session
 from solver.wordle_program.records import Stats
+from solver.wordle_program.review import review_line
 from solver.wordle_program.rounds import MAX_GUESSES, WORD_LENGTH, MultiRound, Round
 
 # ----------------------------------------------------------------------------- test mode
@@ -114,6 +115,7 @@ class RichUI:
         self.console = Console(file=stdout, highlight=False, emoji=False)
         self.plain = self.console.no_color or self.console.color_system is None
         self.stdin = stdin  # None: read the terminal through rich (line editing, hidden answer)
+        self.session = session  # None: no welcome, no review line (a UI driven by tests)
         self.boards = session.boards if session is not None else 1
         if session is not None:
             self.welcome(session)
@@ -267,6 +269,11 @@ class RichUI:
         self.console.print()
         self.console.print(game.share(), markup=False)
         self.console.print()
+        if self.session is not None:
+            line = review_line(self.session, game)
+            if line:
+                self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+                self.console.print()
 
     def _boards_over(self, game: MultiRound) -> None:
         if game.won:
