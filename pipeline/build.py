@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import time
 from pathlib import Path
 
 from pipeline.cleanup import remove_stale_temporaries
@@ -16,6 +17,7 @@ from pipeline.search.pooled import build_tree as build_pooled_tree
 from pipeline.tables import build_table, load_table, table_games
 from pipeline.trees import Options, build_tree
 from solver.core import artifacts
+from solver.core.exact import ExactLive
 from solver.core.game import Game
 from solver.core.kernels import feedback_table
 from solver.core.limits import excerpt
@@ -142,6 +144,16 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
             progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
     path = artifacts.write_manifest()
     console.print(f"manifest: {path}")
+    warm_live_search([get_game(name, variant) for name, variant in variants])
+
+
+def warm_live_search(games: list[Game]) -> None:
+    """Load the live search's kernels of each game once (compiling them into Numba's cache the first
+    time, about 20 s a game), so that the first live request of a player's process does not wait."""
+    began = time.perf_counter()
+    for game in games:
+        ExactLive(game).warm()
+    console.print(f"live search kernels: ready in {time.perf_counter() - began:.1f} s")
 
 
 def load_custom(spec: str) -> Game:

@@ -3,6 +3,7 @@ brute-force search on small word lists, agreement with the proven trees, the sta
 `value`, the per-state memo, and the greedy fallback when the budget is gone."""
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli.main import app
+from solver.cli.proof import ProofDisplay
 from solver.analysis.scores import hint, report
 from solver.core.engine import Solver, State, get_solver
 from solver.core.exact import ExactLive
@@ -153,3 +155,23 @@ def test_the_hint_ranks_by_guesses_to_go_with_the_solvers_guess_first_among_equa
     assert values[0] == pytest.approx(best / state.remaining)  # nothing ranked beats the optimum, which is listed
     lines = report(game, result)
     assert "Best guesses by expected guesses to finish (this one included):" in lines
+
+
+def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears():
+    game = wordle.game()
+    live = ExactLive(game)
+    seen = []
+    live.progress = lambda seconds, work, finished: seen.append((seconds, work, finished))
+    solver = Solver(game, use_tree=False, budget=math.inf)
+    state = solver.advance(State(solver, (), None), game.index_of("CRANE"), game.encode("RRRRR"))
+    positions = state.candidate_positions
+    choice = live.choose(positions, state.history, math.inf)
+    assert choice is not None and choice.exact
+    assert seen and seen[-1][2] is True and not any(finished for _, _, finished in seen[:-1])
+    assert [work for _, work, _ in seen] == sorted(work for _, work, _ in seen)
+    out = io.StringIO()
+    display = ProofDisplay(out)
+    display.update(3.2, 1_500_000_000, False)
+    assert out.getvalue() == "\rproving: 3 s, 1.50 billion (guess, answer) pairs scored (Ctrl-C stops)"
+    display.update(4.0, 2_000_000_000, True)
+    assert out.getvalue().endswith("\r\x1b[2K") and not display.shown

@@ -47,6 +47,7 @@ from solver.cli.options import (
     Top,
     Variant,
 )
+from solver.cli.proof import ProofDisplay
 from solver.cli.sessions import HideSession, SolveSession, converse
 from solver.cli.why import hint_lines
 from solver.core import atomic
@@ -88,14 +89,19 @@ def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> No
     if prove and live != "exact":
         raise UsageError("--exact needs --live exact")
     solver = get_solver(game)
-    before = solver.budget, solver.live
+    before = solver.budget, solver.live, solver.exact_live.progress
     solver.budget, solver.live = (math.inf if prove else budget), live
+    stderr = typer.get_text_stream("stderr")
+    display = ProofDisplay(stderr)
+    if prove and stderr.isatty():
+        solver.exact_live.progress = display.update
 
     def restore() -> None:  # the solver is shared in this process: the settings last one command
-        solver.budget, solver.live = before
+        display.close()
+        solver.budget, solver.live, solver.exact_live.progress = before
 
     ctx.call_on_close(restore)
-    if prove and typer.get_text_stream("stderr").isatty():
+    if prove and stderr.isatty():
         typer.echo("note: --exact: a guess off the tree waits for its proof (seconds, or minutes for large "
                    "states; Ctrl-C stops)", err=True)
 

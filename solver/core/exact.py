@@ -25,8 +25,11 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from typing import Callable
+
 import numpy as np
 
+from solver.core import strategy
 from solver.core.game import Game
 
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
@@ -41,6 +44,7 @@ RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then to
 SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
+ROUND_SECONDS = 2.0  # a proof with a progress display reports about this often
 FIRST_WORK = 5_000_000  # (guess, target) pairs: the first work limit (a few ms), before the speed is known
 
 
@@ -123,14 +127,19 @@ class _SubGame:
 
 
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
-                clock=time.perf_counter, forced: int = -1) -> tuple[int, int] | None:
+                clock=time.perf_counter, forced: int = -1, on_round=None) -> tuple[int, int] | None:
     """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
-    did not end by `deadline` (work limits sized from the speed seen so far)."""
+    did not end by `deadline` (work limits sized from the speed seen so far). `on_round(seconds, work,
+    finished)` is told after each unfinished round (the seconds since the call, the pairs scored in
+    them, False), and once more with True when the search ends after more than one round."""
     limit, rate = FIRST_WORK, None
+    began, work_before = clock(), searcher.work
     while clock() < deadline:
         begun, work = clock(), searcher.work
         found = searcher.bounded_value(local, r, limit, guesses, ghash, forced)
         if found is not None:
+            if on_round is not None and limit > FIRST_WORK:  # a display was shown: it may end
+                on_round(clock() - began, searcher.work - work_before, True)
             return found
         now = clock()
         if now >= deadline:
@@ -138,9 +147,13 @@ def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadli
         done = searcher.work - work
         if now > begun and done > 0:
             rate = done / (now - begun)
+        if on_round is not None:
+            on_round(now - began, searcher.work - work_before, False)
         # the next limit: half of what the time left allows at the speed seen, at most four times the last
         if rate and math.isfinite(deadline):
             limit = min(4 * limit, max(limit, int(0.5 * rate * (deadline - now))))
+        elif rate and on_round is not None:  # a proof shown as it goes: rounds of about ROUND_SECONDS
+            limit = min(4 * limit, max(limit, int(rate * ROUND_SECONDS)))
         else:  # no deadline (a proof asked for) or no speed seen yet
             limit *= 4 if rate else 2
     return None
@@ -155,6 +168,18 @@ class ExactLive:
         self._token = next(_TOKENS)  # names this instance's sub-games (an id could be reused)
         self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
         self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
+        # told (seconds, pairs scored, finished) as a search without a deadline goes on (a progress display)
+        self.progress: Callable[[float, int, bool], None] | None = None
+
+    def warm(self) -> float:
+        """Load every kernel the live search and the greedy rule use on this game from Numba's cache
+        (compiling them the first time, so that no live request pays it); return the seconds taken."""
+        began = time.perf_counter()
+        positions = np.arange(min(3, self.game.n_targets), dtype=np.int64)
+        if positions.size == 3:
+            _SubGame(self.game, positions, self.depth)  # runs the search (and hard mode's narrowing) once
+        strategy.choose_live(self.game, positions, (), 1.0)
+        return time.perf_counter() - began
 
     def fits(self, positions: np.ndarray, large: bool = False) -> bool:
         """Return whether the exact search takes a state of these candidates (table size; `large`: up
@@ -202,7 +227,8 @@ class ExactLive:
                 stages.append((sub.top, False, deadline))
             for searcher, proven, until in stages:
                 guesses, ghash = searcher.allowed_after(history)
-                result = run_bounded(searcher, local, r, guesses, ghash, until, clock)
+                result = run_bounded(searcher, local, r, guesses, ghash, until, clock,
+                                     on_round=None if math.isfinite(until) else self.progress)
                 if result is not None:
                     break
             else:
@@ -255,7 +281,9 @@ class ExactLive:
                     left = until - clock()
                     if left <= 0:
                         break
-                    found = run_bounded(searcher, local, r, guesses, ghash, clock() + left / (len(todo) - i), clock, row)
+                    until_row = clock() + left / (len(todo) - i)
+                    found = run_bounded(searcher, local, r, guesses, ghash, until_row, clock, row,
+                                        None if math.isfinite(until_row) else self.progress)
                     if found is not None and found[0] < sub.unfinishable:
                         out[row] = GuessRating(row, int(found[0]), r, int(positions.size), proven)
             if worst:
