@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from solver.analysis.scores import hint, report
 from solver.cli.main import app
 from solver.cli.proof import ProofDisplay
-from solver.analysis.scores import hint, report
 from solver.core.engine import Solver, State, get_solver
 from solver.core.exact import ExactLive
 from solver.core.registry import get_game

@@ -2,14 +2,13 @@
 checked against plain-Python partitions from `game.code` and against targets replayed one by one."""
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
-
-import math
 
 from solver.analysis.explain import LIVE, SEARCH, TREE, explain, explain_state
 from solver.analysis.notation import parse_guess, parse_step
@@ -18,7 +17,6 @@ from solver.cli.main import app
 from solver.cli.why import group_list
 from solver.core.engine import Solver, get_solver
 from solver.core.registry import get_game
-
 from tests.exhaustive import optimal_subtotal, small_wordle
 
 runner = CliRunner()

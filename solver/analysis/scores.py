@@ -104,15 +104,6 @@ class Scores:
         return out
 
 
-def table(scored: list[Scored]) -> list[str]:
-    """Return the lines of a ranking table: rank, guess, expected left, entropy, possible answer."""
-    width = max([len(s.label) for s in scored] + [5])
-    lines = [f"{'rank':>4}  {'guess':<{width}}  {'expected left':>13}  {'entropy':>7}  possible"]
-    for rank, s in enumerate(scored, start=1):
-        lines.append(f"{rank:>4}  {s.label:<{width}}  {s.expected:>13.3f}  {s.entropy:>7.3f}  {'yes' if s.possible else 'no'}")
-    return lines
-
-
 @dataclass(frozen=True)
 class Ranked:
     """A guess of the hint's ranking: its cheap figures and its guesses to go (None: not rated in time)."""

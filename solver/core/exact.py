@@ -24,7 +24,6 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-
 from typing import Callable
 
 import numpy as np
