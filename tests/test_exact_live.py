@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+import time
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from solver.analysis.scores import hint, report
 from solver.cli.main import app
 from solver.cli.proof import ProofDisplay
 from solver.core.engine import Solver, State, get_solver
+from solver.core import exact
 from solver.core.exact import ExactLive
 from solver.core.registry import get_game
 from solver.games import mastermind, wordle
@@ -157,7 +159,8 @@ def test_the_hint_ranks_by_guesses_to_go_with_the_solvers_guess_first_among_equa
     assert "Best guesses by expected guesses to finish (this one included):" in lines
 
 
-def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears():
+def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears(monkeypatch):
+    monkeypatch.setattr(exact, "ROUND_SECONDS", 0.02)  # reports every 20 ms: several in this proof
     game = wordle.game()
     live = ExactLive(game)
     seen = []
@@ -175,3 +178,19 @@ def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears():
     assert out.getvalue() == "\rproving: 3 s, 1.50 billion (guess, answer) pairs scored (Ctrl-C stops)"
     display.update(4.0, 2_000_000_000, True)
     assert out.getvalue().endswith("\r\x1b[2K") and not display.shown
+
+
+def test_a_search_stopped_at_its_deadline_leaves_its_memo_true():
+    game = wordle.game()
+    solver = Solver(game, use_tree=False)
+    state = solver.advance(State(solver, (), None), game.index_of("SLATE"), game.encode("RRRRR"))
+    live = ExactLive(game)
+    sub = live._subgame(state.candidate_positions)
+    local = sub.local(state.candidate_positions)
+    clock = time.perf_counter
+    began = clock()
+    assert sub.prove.value_until(local, 5, began + 0.05) is None  # 221 candidates: not proven in 50 ms
+    assert clock() - began < 1.0  # stopped at once, not at the end of the proof
+    value, guess = sub.prove.value_until(local, 5, math.inf)
+    fresh = ExactLive(game)._subgame(state.candidate_positions)
+    assert (value, guess) == fresh.prove.value(fresh.local(state.candidate_positions), 5)

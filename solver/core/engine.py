@@ -282,7 +282,7 @@ class Solver:
             # below a state searched before (the next guess, or a play-out): its memo usually
             # proves this one at once, so the greedy pass would be wasted
             began = time.perf_counter()
-            known = exact_live.choose(positions, history, QUICK_SHARE * self.budget)
+            known = exact_live.choose(positions, history, QUICK_SHARE * self.budget, prove_only=True)
             known = known if known is not None and known.exact else None
             quick = time.perf_counter() - began
         if known is not None:

@@ -5,13 +5,14 @@ least total guesses from here over the candidates, whether it is proven) or None
 search finished within `budget` seconds; the runtime solver then plays the greedy guess it has
 already chosen (`solver.core.engine.Solver.guess_row`). The search runs in two stages:
 
-1. prove mode (every allowed guess at every node) on up to PROVE_SHARE of the budget: its value is
-   the optimum within the game's guess limit, and its guess an optimal one (`exact=True`);
-2. else top-k (the TOP_K best guesses by the search's bound at every node) on what is left: the
-   total of a real strategy, an upper bound of the optimum, not proven (`exact=False`).
+1. top-k (the TOP_K best guesses by the search's bound at every node) on up to TOP_SHARE of the
+   budget: the total of a real strategy, an upper bound of the optimum, not proven (`exact=False`);
+   a tenth of a second for a state of 250 Wordle answers;
+2. prove mode (every allowed guess at every node) on what is left: its value is the optimum within
+   the game's guess limit, and its guess an optimal one (`exact=True`), which replaces top-k's.
 
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
-(codes[all guesses, candidates], a kernel call), run by work limits so that it stops in time; what
+(codes[all guesses, candidates], a kernel call), stopped at its deadline (`Searcher.value_until`); what
 it proved stays in its memo, and the searchers of recent states are kept (LRU, SEARCHERS), so the
 next guesses of a game that left the tree are found in the memo of the subtree just searched.
 Values are memoised per state (LRU, VALUES entries).
@@ -32,7 +33,7 @@ from solver.core import strategy
 from solver.core.game import Game
 
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
-PROVE_SHARE = 0.7  # of the budget, for the proof; the rest for top-k
+TOP_SHARE = 0.15  # of the budget, at most, for the top-k search before the proof (~0.1 s at 250 candidates)
 TOP_K = 8  # guesses per node of the second stage, by the search's bound
 # larger states are left to the greedy rule: their table takes a good part of the budget (codes[guesses,
 # candidates]: 20 M entries are Wordle's 1541 candidates), and their proof minutes to hours (a whole game's root)
@@ -43,8 +44,7 @@ RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then to
 SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
-ROUND_SECONDS = 2.0  # a proof with a progress display reports about this often
-FIRST_WORK = 5_000_000  # (guess, target) pairs: the first work limit (a few ms), before the speed is known
+ROUND_SECONDS = 2.0  # a proof with a progress display reports this often
 
 
 @dataclass(frozen=True)
@@ -128,34 +128,23 @@ class _SubGame:
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
                 clock=time.perf_counter, forced: int = -1, on_round=None) -> tuple[int, int] | None:
     """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
-    did not end by `deadline` (work limits sized from the speed seen so far). `on_round(seconds, work,
-    finished)` is told after each unfinished round (the seconds since the call, the pairs scored in
-    them, False), and once more with True when the search ends after more than one round."""
-    limit, rate = FIRST_WORK, None
-    began, work_before = clock(), searcher.work
-    while clock() < deadline:
-        begun, work = clock(), searcher.work
-        found = searcher.bounded_value(local, r, limit, guesses, ghash, forced)
-        if found is not None:
-            if on_round is not None and limit > FIRST_WORK:  # a display was shown: it may end
-                on_round(clock() - began, searcher.work - work_before, True)
-            return found
-        now = clock()
-        if now >= deadline:
-            return None
-        done = searcher.work - work
-        if now > begun and done > 0:
-            rate = done / (now - begun)
-        if on_round is not None:
-            on_round(now - began, searcher.work - work_before, False)
-        # the next limit: half of what the time left allows at the speed seen, at most four times the last
-        if rate and math.isfinite(deadline):
-            limit = min(4 * limit, max(limit, int(0.5 * rate * (deadline - now))))
-        elif rate and on_round is not None:  # a proof shown as it goes: rounds of about ROUND_SECONDS
-            limit = min(4 * limit, max(limit, int(rate * ROUND_SECONDS)))
-        else:  # no deadline (a proof asked for) or no speed seen yet
-            limit *= 4 if rate else 2
-    return None
+    did not end by `deadline` (it is stopped then: `Searcher.value_until`). `on_round(seconds, work,
+    finished)` is told every ROUND_SECONDS while it runs (the seconds since the call, the pairs
+    scored in them, False), and once more with True when it ends after such a report."""
+    if clock() >= deadline:
+        return None
+    shown = []
+
+    def report(seconds: float, work: int, finished: bool) -> None:
+        shown.append(True)
+        on_round(seconds, work, finished)
+
+    began, work = clock(), searcher.work
+    found = searcher.value_until(local, r, deadline, guesses, ghash, forced, clock,
+                                 report if on_round is not None else None, ROUND_SECONDS)
+    if shown:
+        on_round(clock() - began, searcher.work - work, True)
+    return found
 
 
 class ExactLive:
@@ -200,11 +189,12 @@ class ExactLive:
         return found
 
     def choose(self, positions: np.ndarray, history=(), budget: float = 1.0,
-               clock=time.perf_counter) -> ExactChoice | None:
+               clock=time.perf_counter, prove_only: bool = False) -> ExactChoice | None:
         """Return the exact (else top-k) choice of the state with these candidate positions after
         `history` of (guess row, code), within `budget` seconds (math.inf: until proven); None if
         neither stage finished, the state is too large (`fits`), or no tree finishes it in the
-        guesses left."""
+        guesses left. The top-k search runs first (at most TOP_SHARE of the budget; not with
+        `prove_only`), then the proof in what is left; a finished proof replaces top-k's answer."""
         r = self.depth - len(history)
         if r < 1 or budget <= 0 or not self.fits(positions):
             return None
@@ -221,20 +211,19 @@ class ExactLive:
             deadline += sub.load_seconds
             sub.load_seconds = 0.0
             local = sub.local(positions)
-            stages = [(sub.prove, True, start + PROVE_SHARE * budget if math.isfinite(budget) else deadline)]
-            if math.isfinite(budget):
-                stages.append((sub.top, False, deadline))
+            stages = [(sub.prove, True, deadline)]
+            if math.isfinite(budget) and not prove_only:  # top-k first: quick, the answer if no proof ends
+                stages.insert(0, (sub.top, False, start + TOP_SHARE * budget))
+            result = None
             for searcher, proven, until in stages:
                 guesses, ghash = searcher.allowed_after(history)
-                result = run_bounded(searcher, local, r, guesses, ghash, until, clock,
-                                     on_round=None if math.isfinite(until) else self.progress)
-                if result is not None:
-                    break
-            else:
+                found = run_bounded(searcher, local, r, guesses, ghash, until, clock,
+                                    on_round=None if math.isfinite(until) else self.progress)
+                if found is not None and found[1] >= 0 and found[0] < sub.unfinishable:
+                    result = found, proven
+            if result is None:
                 return None
-            value, guess = result
-            if guess < 0 or value >= sub.unfinishable:
-                return None
+            (value, guess), proven = result
             choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
             if proven:  # a top-k value may still be improved by a later proof with more time
                 self._values[key] = choice

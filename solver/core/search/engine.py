@@ -7,10 +7,12 @@ indices into the game's target list (columns of the table); guesses are guess ro
 * `opener_total(row, r, beta)` -> the total of a fixed first guess (exact if below beta);
 * `lower_bound(positions, r, upper, seconds)` -> a proven lower bound, raised while time allows;
 * `bounded_value(positions, r, work)` -> the same within a work limit, or None when it ran out;
+* `value_until(positions, r, deadline)` -> the same until a deadline, or None when it passed;
 * `grow(...)` -> the optimal subtree as `Nodes`.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -21,6 +23,8 @@ from solver.core.search import kernel
 from solver.core.search.kernel import INF, Workspace
 from solver.core.search.nodes import Nodes
 
+NO_LIMIT = 1 << 62  # a work limit never reached: the check is on, for another thread to lower
+PROGRESS_SECONDS = 2.0  # `value_until` reports progress this often
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
 ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
 
@@ -200,6 +204,48 @@ class Searcher:
             ws.params[kernel.WORK_LIMIT] = 0
             ws.stats[kernel.ABORTED] = 0
         return None if aborted else (value, guess)
+
+    def value_until(self, positions: np.ndarray, r: int, deadline: float, guesses: np.ndarray | None = None,
+                    ghash: int = 0, forced: int = -1, clock=time.perf_counter, on_progress=None,
+                    every: float = PROGRESS_SECONDS) -> tuple[int, int] | None:
+        """Return (value, best guess row) as `value` does, or None when `deadline` (a `clock` time;
+        math.inf: none) came first. The search runs in a worker thread (the kernel does not hold the
+        GIL) watched from this one, which stops it at the deadline or on an exception here (Ctrl-C),
+        and tells `on_progress(seconds, pairs scored, False)` every `every` seconds while it runs."""
+        ws, began, work = self.ws, clock(), self.work
+        outcome: dict = {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = self.value(positions, r, guesses, ghash, forced=forced)
+            except BaseException as err:  # handed to the watching thread
+                outcome["error"] = err
+
+        ws.stats[kernel.ABORTED] = 0
+        ws.params[kernel.WORK_LIMIT] = NO_LIMIT  # checked at every node: lowered to 1, the search stops
+        worker = threading.Thread(target=run, name="exact-search", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                left = deadline - clock()
+                if left <= 0:
+                    ws.params[kernel.WORK_LIMIT] = 1
+                    worker.join()
+                    break
+                worker.join(min(every, left))
+                if worker.is_alive() and on_progress is not None:
+                    on_progress(clock() - began, self.work - work, False)
+        except BaseException:
+            ws.params[kernel.WORK_LIMIT] = 1
+            worker.join()
+            raise
+        finally:
+            aborted = bool(ws.stats[kernel.ABORTED])
+            ws.params[kernel.WORK_LIMIT] = 0
+            ws.stats[kernel.ABORTED] = 0
+        if "error" in outcome:
+            raise outcome["error"]
+        return None if aborted else outcome["value"]
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
         """Return the total over every target of the best tree opening with guess `row`.

@@ -15,7 +15,8 @@
 * a work limit (``ws.params[WORK_LIMIT]`` > 0) ends the search once ``ws.stats[WORK]`` (the
   (guess, target) pairs its full scoring passes went through, what the time goes on) passes it:
   ``ws.stats[ABORTED]`` is set, every call returns ``INF`` (not a bound: the caller must ignore the
-  result) and nothing more is memoised, so the memo stays true for the next search.
+  result) and nothing more is memoised, so the memo stays true for the next search. The kernel runs
+  without the GIL, so another thread may lower the limit to stop it (`Searcher.value_until`).
 
 Lower bounds: a table ``lb[r, m]`` (the counting bound: one target can be finished by the next
 guess, at most ``b`` by the one after, ``b**2`` by the third, ... where ``b`` is the most non-winning
@@ -178,7 +179,7 @@ def perfect_candidate(ws, H, d):
     return -1, pair
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     """See the module docstring; `forced` >= 0 evaluates that one guess at this node instead."""
     if ws.stats[ABORTED]:
