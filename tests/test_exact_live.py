@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from solver.analysis.scores import hint, report
 from solver.cli.main import app
 from solver.cli.proof import ProofDisplay
-from solver.core.engine import Solver, State, get_solver
 from solver.core import exact
+from solver.core.engine import Solver, State, get_solver
 from solver.core.exact import ExactLive
 from solver.core.registry import get_game
 from solver.games import mastermind, wordle

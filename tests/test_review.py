@@ -140,3 +140,21 @@ def test_bad_histories_are_one_line_errors(args, fragment, status):
 def test_a_review_needs_a_guess():
     result = runner.invoke(app, ["review", "wordle"])
     assert result.exit_code == 2 and "GUESS" in result.stderr
+
+
+def test_two_candidates_left_are_rated_exactly():
+    game = get_game("wordle")
+    steps = [(game.index_of(w), game.code(game.index_of(w), game.index_of("BURNT"))) for w in ("SALET", "FUZZY", "BURNT")]
+    result = review(game, steps)
+    last = result.guesses[2]
+    assert last.before == 2 and last.player.expected == 1.5 and last.player.exact and last.exact
+    state = replay(get_solver(game), steps[:2])
+    other = next(t for t in state.candidates if t != "BURNT")
+    split = [row for row in range(game.n_guesses) if row not in (game.index_of("BURNT"), game.index_of(other))
+             and game.code(row, game.index_of("BURNT")) != game.code(row, game.index_of(other))][0]
+    same = [row for row in range(game.n_guesses)
+            if game.code(row, game.index_of("BURNT")) == game.code(row, game.index_of(other))][0]
+    from_split = review(game, steps[:2] + [(split, game.code(split, game.index_of("BURNT")))])
+    assert from_split.guesses[2].player.expected == 2.0 and from_split.guesses[2].cost == pytest.approx(0.5)
+    from_same = review(game, steps[:2] + [(same, game.code(same, game.index_of("BURNT")))])
+    assert from_same.guesses[2].player.expected == 2.5 and from_same.guesses[2].player.worst == 3

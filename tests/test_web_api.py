@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens
+from solver.analysis.review import review
 from solver.analysis.scores import Scores, hint
 from solver.analysis.walk import Nodes, play, replay
 from solver.cli.main import app as cli
@@ -321,6 +322,98 @@ def test_tree_off_the_tree(client):
                              "depth": 1, "expected_guesses": None, "worst_guesses": None}}
 
 
+# -- /api/review ----------------------------------------------------------------------------------
+def reviewed(game, steps) -> dict:
+    """The /api/review answer that `solver.analysis.review.review` gives for (row, code) steps."""
+    result = review(game, steps)
+    guesses = [{"number": g.number, "guess": g.guess, "feedback": feedback_value(game, code), "before": g.before,
+                "after": g.after, "expected_after": pytest.approx(g.expected_after),
+                "luck": None if g.decided else pytest.approx(g.luck),
+                "to_go": None if g.player is None else pytest.approx(g.player.expected),
+                "to_go_kind": None if g.player is None else g.player.kind, "best_guess": g.best_guess,
+                "best_to_go": None if g.best is None else pytest.approx(g.best.expected),
+                "best_to_go_kind": None if g.best is None else g.best.kind,
+                "cost": None if g.cost is None else pytest.approx(g.cost), "cost_kind": g.cost_kind}
+               for g, (_, code) in zip(result.guesses, steps)]
+    return {"title": game.title, "won": result.won, "guesses": guesses, "cost": pytest.approx(result.cost),
+            "exact": result.exact, "skill": result.skill, "luck": result.luck,
+            "share": result.share(game.max_guesses)}
+
+
+def history_of(game, steps) -> list[dict]:
+    return [{"guess": game.labels[row], "feedback": feedback_value(game, code)} for row, code in steps]
+
+
+@pytest.mark.parametrize("name, variant, target", [("wordle", "normal", "BURNT"), ("wordle", "hard", "FOCUS"),
+                                                   ("mastermind", None, "4421"), ("bulls", None, "3571")])
+def test_review_along_the_tree_matches_the_library(client, name, variant, target):
+    game = game_of(name, variant)
+    steps = play(get_solver(game), game.index_of(target))
+    answer = client.post("/api/review", json={"game": name, "variant": variant,
+                                              "history": history_of(game, steps)})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body == reviewed(game, steps)
+    assert len(body["guesses"]) == len(steps) and body["won"] is True
+    assert all(g["cost"] == 0 and g["cost_kind"] == "proven" and g["guess"] == g["best_guess"]
+               for g in body["guesses"])
+    assert body["skill"] == 100 and body["cost"] == 0 and body["exact"] is True
+    last = body["guesses"][-1]
+    assert last["after"] == 0 and last["feedback"] == feedback_value(game, game.win_code)
+    assert (last["luck"] is None) == (last["before"] == 1)
+    assert body["share"].startswith(f"deduce review: {game.title} {len(steps)}")
+
+
+def test_review_prices_a_weak_guess(client):
+    game = get_game("wordle")
+    history = [{"guess": "SALET", "feedback": "RRRRG"}, {"guess": "BURNT", "feedback": "GGGGG"}]  # GROIN is best
+    body = client.post("/api/review", json={"game": "wordle", "history": history}).json()
+    assert body == reviewed(game, steps_of(game, history))
+    weak = body["guesses"][1]
+    assert weak["best_guess"] == "GROIN" and weak["cost_kind"] == "proven"
+    assert weak["cost"] == pytest.approx(weak["to_go"] - weak["best_to_go"]) and weak["cost"] > 0.3
+    assert weak["cost"] == pytest.approx(review(game, steps_of(game, history)).guesses[1].cost)
+    assert body["cost"] == pytest.approx(weak["cost"]) and body["skill"] < 100 and body["exact"] is True
+    assert body["share"] == f"deduce review: wordle 2/6, skill {body['skill']}, luck {body['luck']}, " \
+                            f"{weak['cost']:.2f} guesses lost"
+
+
+@pytest.mark.parametrize("name, target, guesses", [("wordle", "BURNT", ["salet", "BURNT"]),
+                                                   ("mastermind", "4421", ["1122", "1344", "4421"]),
+                                                   ("cards", "2C AS", ["5C JD", "2C AS"]),
+                                                   ("battleship", "A1 B2 C3", ["A1-A3-H1"])])
+def test_review_answer_and_guesses_equal_the_history(client, name, target, guesses):
+    game = get_game(name)
+    answer = parse_guess(game, target)
+    steps = [(row, game.code(row, answer)) for row in (parse_guess(game, g) for g in guesses)]
+    bare = client.post("/api/review", json={"game": name, "answer": target, "guesses": guesses})
+    assert bare.status_code == 200, bare.text
+    full = client.post("/api/review", json={"game": name, "history": history_of(game, steps)}).json()
+    assert bare.json() == full
+    assert full["won"] is (steps[-1][1] == game.win_code) and len(full["guesses"]) == len(guesses)
+    assert [g["guess"] for g in full["guesses"]] == [game.labels[row] for row, _ in steps]
+
+
+def test_review_errors_say_what_is_wrong(client):
+    def error(body, field):
+        return assert_error(client.post("/api/review", json={"game": "wordle", **body}), 422, field)
+
+    assert "nothing to review" in error({}, "history")
+    assert "nothing to review" in error({"history": []}, "history")
+    assert "after the win" in error({"history": [{"guess": "CRANE", "feedback": "GGGGG"}, SALET]}, "history[1]")
+    assert "no wordle target gives" in error({"history": [{"guess": "SALET", "feedback": "GGGGY"}]},
+                                             "history[0].feedback")
+    assert "XYZZY" in error({"history": [{"guess": "XYZZY", "feedback": "RRRRR"}]}, "history[0].guess")
+    assert "not both" in error({"history": [SALET], "answer": "BURNT", "guesses": ["SALET"]}, "answer")
+    assert "not both" in error({"history": [SALET], "guesses": ["SALET"]}, "guesses")
+    assert "need the answer" in error({"guesses": ["SALET"]}, "answer")
+    assert "nothing to review" in error({"answer": "BURNT"}, "guesses")
+    assert "not a possible answer" in error({"answer": "AAHED", "guesses": ["SALET"]}, "answer")
+    assert "XYZZY" in error({"answer": "BURNT", "guesses": ["SALET", "XYZZY"]}, "guesses[1]")
+    assert "after the win" in error({"answer": "BURNT", "guesses": ["BURNT", "SALET"]}, "guesses[1]")
+    assert "hard mode" in error({"variant": "hard", "answer": "BURNT", "guesses": ["SALET", "CRANE"]}, "guesses[1]")
+
+
 # -- errors ---------------------------------------------------------------------------------------
 SALET = {"guess": "SALET", "feedback": "RRRRG"}
 BAD_REQUESTS = [
@@ -363,6 +456,18 @@ BAD_REQUESTS = [
     ("post", "/api/feedback", {"game": "wordle", "guess": "SALET"}, 422, "target"),
     ("post", "/api/tree", {"game": "bulls", "path": [{"guess": "0123", "feedback": [5, 0]}]}, 422, "path[0].feedback"),
     ("post", "/api/tree", {"game": "bulls", "path": [{"guess": "0012", "feedback": [1, 0]}]}, 422, "path[0].guess"),
+    ("post", "/api/review", {"game": "wordle"}, 422, "history"),
+    ("post", "/api/review", {"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGG"}, SALET]}, 422,
+     "history[1]"),
+    ("post", "/api/review", {"game": "wordle", "history": [{"guess": "SALET", "feedback": "GGGGY"}]}, 422,
+     "history[0].feedback"),
+    ("post", "/api/review", {"game": "wordle", "history": [{"guess": "XYZZY", "feedback": "RRRRR"}]}, 422,
+     "history[0].guess"),
+    ("post", "/api/review", {"game": "wordle", "history": [SALET], "answer": "BURNT", "guesses": ["SALET"]}, 422,
+     "answer"),
+    ("post", "/api/review", {"game": "wordle", "answer": "BURNT", "guesses": "SALET"}, 422, "guesses"),
+    ("post", "/api/review", {"game": "wordle", "answer": "BURNT", "guesses": ["SALET"] * 101}, 422, "guesses"),
+    ("post", "/api/review", {"game": "wordle", "answer": 5, "guesses": ["SALET"]}, 422, "answer"),
     ("post", "/api/next", [], 422, None),
     ("get", "/api/random?game=wordle&seed=abc", None, 422, "seed"),
     ("get", "/api/random", None, 422, "game"),
@@ -416,12 +521,18 @@ def test_internal_errors_stay_generic(monkeypatch):
 # -- documentation and the page -----------------------------------------------------------------
 def test_openapi_documents_every_endpoint(client):
     schema = client.get("/openapi.json").json()
-    paths = {"/api/games", "/api/next", "/api/candidates", "/api/feedback", "/api/random", "/api/tree"}
+    paths = {"/api/games", "/api/next", "/api/candidates", "/api/feedback", "/api/random", "/api/tree", "/api/review"}
     assert paths <= set(schema["paths"])
     models = schema["components"]["schemas"]
-    for name in ("NextRequest", "NextResponse", "TreeResponse", "ErrorResponse", "GameInfo", "Step"):
+    for name in ("NextRequest", "NextResponse", "TreeResponse", "ErrorResponse", "GameInfo", "Step", "ReviewRequest",
+                 "ReviewResponse", "ReviewedGuess"):
         assert models[name].get("description"), name
     assert models["NextRequest"]["properties"]["top"]["description"]
+    for name, fields in (("ReviewRequest", ("history", "answer", "guesses")),
+                         ("ReviewResponse", ("cost", "exact", "skill", "luck", "share")),
+                         ("ReviewedGuess", ("luck", "to_go", "to_go_kind", "best_to_go", "cost", "cost_kind"))):
+        for field in fields:
+            assert models[name]["properties"][field].get("description"), (name, field)
     assert "ErrorResponse" in json.dumps(schema["paths"]["/api/next"]["post"]["responses"]["422"])
     assert client.get("/docs").status_code == 200
 

@@ -1,8 +1,9 @@
 """The web page in a real browser: `deduce serve` in a subprocess, driven by Playwright on Chromium.
 
-Four journeys, as a person makes them: a whole Wordle game typed on the keyboard (tile and key
+Five journeys, as a person makes them: a whole Wordle game typed on the keyboard (tile and key
 colours against `solver.games.wordle.feedback`, an invalid word's message, statistics, the share grid,
-the high-contrast palette, hard mode's rule), the coach down to an identified answer (tiles clicked
+the high-contrast palette, hard mode's rule), a game's review (the play page's and the coach's Review
+buttons against /api/review), the coach down to an identified answer (tiles clicked
 and marks typed, an inconsistent row kept for fixing, undo), the tree explorer two levels down and
 back from a reloaded link, and Mastermind solved by the solver from the person's answers (then
 the "you guess" mode). Each journey saves a screenshot under screenshots/ (git-ignored).
@@ -287,6 +288,64 @@ def test_wordle_page_fits_a_phone(browser, server):
         shot(page, "wordle-phone.png")
     finally:
         context.close()
+
+
+def review_rows(page: Page, box: str):
+    return page.locator(f"{box} .review-table tbody tr")
+
+
+def test_wordle_review_after_a_game_and_in_the_coach(page: Page, server: str):
+    """The Review button at the end of a game, and the coach's, show /api/review's table and summary."""
+    answer, guesses = "BURNT", ["SALET", "BURNT"]  # BURNT second is a weak guess: GROIN is best
+    history = [{"guess": g, "feedback": wordle.feedback(answer, g)} for g in guesses]
+    status, expected = post(server, "/api/review", {"game": "wordle", "variant": "normal", "history": history})
+    assert status == 200 and expected["guesses"][1]["cost"] > 0
+
+    open_tab(page, "play")
+    page.locator("#play-options summary").click()
+    page.fill("#play-secret", answer)
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-review")).to_be_hidden()
+    for row, guess in enumerate(guesses):
+        page.keyboard.type(guess)
+        page.keyboard.press("Enter")
+        expect(row_tiles(page, row).nth(4)).not_to_have_attribute("data-state", "tbd")
+    expect(page.locator("#play-result")).to_be_visible()
+    page.get_by_role("button", name="Review", exact=True).click()
+    rows = review_rows(page, "#play-review")
+    expect(rows).to_have_count(len(guesses))
+    heads = page.locator("#play-review .review-table thead th")
+    expect(heads).to_have_count(10)
+    assert all(heads.nth(i).get_attribute("scope") == "col" for i in range(10))
+    weak = rows.nth(1).locator("td")
+    expect(weak.nth(1)).to_have_text("BURNT")
+    expect(weak.nth(7)).to_have_text(expected["guesses"][1]["best_guess"])
+    expect(weak.nth(9)).to_have_text(f"{expected['guesses'][1]['cost']:.3f}")
+    expect(rows.nth(0).locator("td").nth(9)).to_have_text("0")
+    expect(rows.nth(0).locator(".mini")).to_have_count(5)
+    expect(page.locator("#play-review .review-summary")).to_contain_text(f"Skill {expected['skill']}/100")
+    expect(page.locator("#play-review .review-share-text")).to_have_text(expected["share"])
+    page.get_by_role("button", name="Copy summary").click()
+    expect(page.locator("#play-review .review-share .hint")).not_to_be_empty()
+    shot(page, "wordle-review.png")
+    page.get_by_role("button", name="Play again").click()  # a new game: the old review goes
+    expect(page.locator("#play-review")).to_be_hidden()
+
+    # The coach reviews the rows entered so far; a new row puts the review out of date.
+    open_tab(page, "coach")
+    button = page.get_by_role("button", name="Review these guesses")
+    expect(button).to_be_disabled()
+    for count, step in enumerate(history, start=1):
+        page.fill("#coach-guess", step["guess"])
+        page.fill("#coach-marks", step["feedback"].replace("R", "B"))
+        page.get_by_role("button", name="Add this row").click()
+        expect(page.locator("#coach-rows .tile-row")).to_have_count(count)
+        expect(page.locator("#coach-review")).to_be_hidden()
+        button.click()
+        expect(review_rows(page, "#coach-review")).to_have_count(count)
+    expect(page.locator("#coach-review .review-share-text")).to_have_text(expected["share"])
+    page.get_by_role("button", name="Undo last row").click()
+    expect(page.locator("#coach-review")).to_be_hidden()
 
 
 # ----------------------------------------------------------------------------- Wordle, coach

@@ -79,6 +79,19 @@ def _opener_ranking(game: Game) -> dict[int, tuple[int, bool, float]]:
     return rows
 
 
+def _small_value(state: State, row: int) -> ToGo:
+    """Return the exact guesses to go after guess `row` with one or two candidates left: the answer at
+    once (1), the other of two after it (1.5), two guesses that split them (2), or one that does not
+    split them and then the two (2.5)."""
+    game = state.solver.game
+    targets = [int(t) for t in game.target_index[state.candidate_positions]]
+    if row in targets:
+        return ToGo(row, 1.0 if len(targets) == 1 else 1.5, len(targets), PROVEN, "search")
+    if len(targets) == 1 or game.code(row, targets[0]) != game.code(row, targets[1]):
+        return ToGo(row, 2.0, 2, PROVEN, "search")
+    return ToGo(row, 2.5, 3, PROVEN, "search")
+
+
 def rate(state: State, rows, budget: float | None = None, large: bool = False) -> dict[int, ToGo]:
     """Return {guess row: ToGo} for the `rows` (guess rows allowed in `state`) that a source rates:
     the tree, the opener ranking at the start, else the exact live search within `budget` seconds
@@ -99,8 +112,11 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
             if row not in out and row in ranking:
                 total, proven, _ = ranking[row]
                 out[row] = ToGo(row, total / n, None, PROVEN if proven else BOUND, "ranking")
+    if n <= 2:
+        for row in rows:
+            out.setdefault(row, _small_value(state, row))
     todo = [row for row in rows if row not in out or out[row].kind == BOUND]
-    if todo and n > 1 and solver.live == "exact":
+    if todo and n > 2 and solver.live == "exact":
         budget = solver.budget if budget is None else budget
         ratings = solver.exact_live.rate(state.candidate_positions, state.history, todo, budget, large=large)
         for row, rating in ratings.items():

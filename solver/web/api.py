@@ -26,6 +26,8 @@ from solver.web.models import (
     NextRequest,
     NextResponse,
     RandomResponse,
+    ReviewRequest,
+    ReviewResponse,
     TreeRequest,
     TreeResponse,
 )
@@ -88,6 +90,12 @@ def _tree(request: TreeRequest) -> dict:
     return service.tree_view(*_history(request, "path"))
 
 
+def _review(request: ReviewRequest) -> dict:
+    key = service.resolve(request.game, request.variant)
+    history = [step.model_dump() for step in request.history]
+    return service.review(key, service.review_steps(key, history, request.answer, request.guesses))
+
+
 @router.get("/games", response_model=GamesResponse, summary="Every game variant")
 async def games() -> dict:
     """Every registered game variant: its title, sizes, feedback format, an example guess, and whether
@@ -135,3 +143,18 @@ async def tree(request: TreeRequest) -> dict:
     guesses, its children (the win first, then by candidates left) and how many answers below it need
     each number of guesses. Off the tree, the live guess and no figures."""
     return await answers.get(_tree, request)
+
+
+@router.post("/review", response_model=ReviewResponse, summary="Review a played game")
+async def review(request: ReviewRequest) -> dict:
+    """Each guess of a played game against the best guess in its state (`deduce review`): the answers
+    possible before and after it, the luck of the draw, the expected guesses to finish with it and with
+    the best guess (from the tree, the opener ranking, else the exact search within the live budget),
+    and the cost, the expected guesses it lost; then the guesses lost in all, a skill and a luck score
+    (0-100) and a line to share.
+
+    Give the `history` (guesses with their feedback), or the `answer` and the bare `guesses`. An empty
+    game is refused naming `history`; a guess after the win naming `history[i]` (`guesses[i]`); an
+    impossible feedback naming `history[i].feedback`.
+    """
+    return await answers.get(_review, request)

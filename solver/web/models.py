@@ -24,6 +24,10 @@ Feedback = Annotated[Union[StrictStr, list[StrictInt]], Field(
 FeedbackOut = Annotated[Union[str, list[int]], Field(
     description='Wordle: marks like "GYRRR" (G green, Y yellow, R grey); other games: a list of integers.')]
 
+ToGoKind = Union[Literal["proven", "approximate", "bound"], None]
+TO_GO_KINDS = ("proven: the least possible (exact search or a proven tree); approximate: the best strategy found in "
+               "time (the optimum is at most this); bound: a proven lower bound (the opener ranking).")
+
 
 class Step(BaseModel):
     """One guess played and the feedback it got."""
@@ -73,6 +77,18 @@ class TreeRequest(BaseModel):
     game: GameName
     variant: VariantName = None
     path: History = Field([], description="The guesses played so far, with their feedback (the path from the root).")
+
+
+class ReviewRequest(GameRequest):
+    """Review a played game: its guesses with their feedback (`history`), or the bare `guesses` and the
+    `answer` they were played against (their feedback computed), not both."""
+
+    history: History = Field([], description="The game's guesses in order, with their feedback (omit it when giving "
+                                             "`answer` and `guesses`).")
+    answer: Union[GuessText, None] = Field(None, description="The game's answer, given with `guesses` instead of a "
+                                                             "`history`: a possible answer of the game.")
+    guesses: list[GuessText] = Field([], max_length=MAX_STEPS, description="The game's guesses in order, without "
+                                                                           "feedback: it is computed against `answer`.")
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -136,9 +152,7 @@ class Alternative(BaseModel):
     to_go: Union[float, None] = Field(default=None, description=(
         "Expected guesses to finish with it, this one included (see `to_go_kind`); null when not rated within "
         "the time allowed."))
-    to_go_kind: Union[Literal["proven", "approximate", "bound"], None] = Field(default=None, description=(
-        "proven: the least possible (exact search or a proven tree); approximate: the best strategy found in "
-        "time (the optimum is at most this); bound: a proven lower bound (the opener ranking)."))
+    to_go_kind: ToGoKind = Field(default=None, description=TO_GO_KINDS)
     worst: Union[int, None] = Field(default=None, description=(
         "The most guesses a candidate needs with it, this one included, in the strategy that `to_go` is the "
         "value of; null when not known."))
@@ -219,6 +233,53 @@ class TreeResponse(BaseModel):
     children: list[TreeChild] = Field(description="One per feedback, the win first, then by remaining (most first).")
     distribution: dict[str, int] = Field(description="For the answers below this node: how many need that many "
                                                      "guesses in total, from the start (keys \"1\", \"2\", ...).")
+
+
+class ReviewedGuess(BaseModel):
+    """One guess of a reviewed game, against the best guess in the same state."""
+
+    number: int = Field(description="1 for the first guess.")
+    guess: str
+    feedback: FeedbackOut
+    before: int = Field(description="The answers possible before the guess.")
+    after: int = Field(description="The answers possible after it (0 once it won).")
+    expected_after: float = Field(description="The answers it was expected to leave, on average over the answers "
+                                              "possible before it.")
+    luck: Union[float, None] = Field(description="The luck of the draw, 0-100: 100 x (the share of the answers "
+                                                 "possible before that would have left more + half the share that "
+                                                 "would have left as many); 50 is an average draw. Null when one "
+                                                 "answer was left (no choice, no luck).")
+    to_go: Union[float, None] = Field(description="Expected guesses to finish with this guess, this one included (see "
+                                                  "`to_go_kind`); null when not rated within the time allowed.")
+    to_go_kind: ToGoKind = Field(description="How far `to_go` is known (null when it is not): " + TO_GO_KINDS)
+    best_guess: str = Field(description="The best guess in this state (the guess itself when it is as good).")
+    best_to_go: Union[float, None] = Field(description="Expected guesses to finish with the best guess, it included; "
+                                                       "null when not rated within the time allowed.")
+    best_to_go_kind: ToGoKind = Field(description="How far `best_to_go` is known (null when it is not): "
+                                                 + TO_GO_KINDS)
+    cost: Union[float, None] = Field(description="The expected guesses this guess lost against the best guess: "
+                                                 "`to_go` - `best_to_go`, 0 for an optimal guess; null when either is "
+                                                 "not known.")
+    cost_kind: ToGoKind = Field(description="How far `cost` is known: proven (both values proven); bound (at least "
+                                            "this: `to_go` is a lower bound); approximate (not proven); null when "
+                                            "`cost` is.")
+
+
+class ReviewResponse(BaseModel):
+    """A played game reviewed guess by guess (`deduce review`), with the summary scores."""
+
+    title: str = Field(description="The game variant's name to show.")
+    won: bool = Field(description="Whether the last guess was the win.")
+    guesses: list[ReviewedGuess] = Field(description="One per guess played, in order.")
+    cost: float = Field(description="The expected guesses lost in all, over the guesses whose cost is known.")
+    exact: bool = Field(description="Whether every guess's cost is proven (else `cost` is approximate).")
+    skill: Union[int, None] = Field(description="0-100: 100 x the best guess's expected guesses to finish over the "
+                                                "player's, averaged over the guesses made with more than one answer "
+                                                "left, the first guess included; 100 when every guess is optimal.")
+    luck: Union[int, None] = Field(description="0-100: the mean luck of the guesses made with more than one answer "
+                                               "left (null when there is none).")
+    share: str = Field(description="A one-line summary to share: the game, the guesses (of the most allowed), skill, "
+                                   "luck and the guesses lost (~ when not proven).")
 
 
 class ErrorDetail(BaseModel):

@@ -2,7 +2,7 @@
 
 Every function takes plain values (the request's fields) and returns plain dicts in the shapes of
 `models`, or raises `FieldError` naming the request field at fault. Results are pure functions of
-(game, variant, history), memoised here: states, explanations, rankings and tree views (the server
+(game, variant, history), memoised here: states, explanations, rankings, tree views and reviews (the server
 holds no per-user state, so any worker can answer any request); `api` memoises whole answers.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from solver.analysis import notation
 from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
+from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
 from solver.analysis.walk import Nodes, start_state
 from solver.core.engine import get_solver
@@ -148,6 +149,14 @@ def parse_guess(game: Game, text: str, field: str) -> int:
         raise FieldError(field, err) from None
 
 
+def parse_target(game: Game, text: str, field: str) -> int:
+    """Return the guess row of an answer (it must be a possible answer); FieldError naming `field`."""
+    try:
+        return parse_answer(game, [text])
+    except ValueError as err:
+        raise FieldError(field, err) from None
+
+
 def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> Steps:
     """Return the (row, code) steps of a history of {"guess", "feedback"}, checked for the game's rules
     and consistency; FieldError naming `field[i].guess` / `field[i].feedback`."""
@@ -158,6 +167,20 @@ def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> St
         state_of(key, steps)
     except _StepError as err:
         raise FieldError(f"{field}[{err.index}]" + (f".{err.part}" if err.part else ""), err) from None
+    return steps
+
+
+def answer_steps(key: Key, answer: str, guesses: Sequence[str], field: str = "guesses") -> Steps:
+    """Return the (row, code) steps of bare `guesses` played against `answer` (their feedback computed),
+    checked as `parse_steps` checks a history; FieldError naming `answer` or `field[i]`."""
+    game = game_of(key)
+    target = parse_target(game, answer, "answer")
+    rows = [parse_guess(game, guess, f"{field}[{i}]") for i, guess in enumerate(guesses)]
+    steps = tuple((row, game.code(row, target)) for row in rows)
+    try:
+        state_of(key, steps)
+    except _StepError as err:
+        raise FieldError(f"{field}[{err.index}]", err) from None
     return steps
 
 
@@ -258,10 +281,7 @@ def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:
 def feedback(key: Key, steps: Steps, target: str, guess: str) -> dict[str, Any]:
     """Return the feedback of `guess` against `target`; FieldError naming either."""
     game = game_of(key)
-    try:
-        answer = parse_answer(game, [target])
-    except ValueError as err:
-        raise FieldError("target", err) from None
+    answer = parse_target(game, target, "target")
     row = parse_guess(game, guess, "guess")
     try:
         check_allowed(game, steps, row)
@@ -275,6 +295,45 @@ def random_target(key: Key, seed: int | None) -> dict[str, str]:
     game = game_of(key)
     chooser = random.Random(seed) if seed is not None else random.SystemRandom()
     return {"target": game.labels[int(game.target_index[chooser.randrange(game.n_targets)])]}
+
+
+def review_steps(key: Key, history: Sequence[dict], answer: str | None, guesses: Sequence[str]) -> Steps:
+    """Return the steps of a game to review: its `history` (`parse_steps`), or its bare `guesses` played
+    against `answer` (`answer_steps`); FieldError when both forms are given, or none."""
+    if answer is not None or guesses:
+        if history:
+            raise FieldError("answer" if answer is not None else "guesses",
+                             "give the history (guesses with their feedback) or the answer and the bare guesses, "
+                             "not both")
+        if answer is None:
+            raise FieldError("answer", "bare guesses need the answer: their feedback is computed against it")
+        if not guesses:
+            raise FieldError("guesses", "nothing to review: give the guesses played against the answer")
+        return answer_steps(key, answer, guesses)
+    if not history:
+        raise FieldError("history", "nothing to review: give the game's guesses with their feedback (history), "
+                                    "or the answer and the guesses")
+    return parse_steps(key, history)
+
+
+@lru_cache(maxsize=RESULTS)
+def review(key: Key, steps: Steps) -> dict[str, Any]:
+    """Return the /api/review answer of a game played as `steps` (checked: `review_steps`), from
+    `solver.analysis.review` with the solver's live budget per rating."""
+    game = game_of(key)
+    result = compute_review(game, steps)
+    guesses = []
+    for g, (_, code) in zip(result.guesses, steps):
+        guesses.append({"number": g.number, "guess": g.guess, "feedback": feedback_out(game, code),
+                        "before": g.before, "after": g.after, "expected_after": g.expected_after,
+                        "luck": None if g.decided else g.luck,
+                        "to_go": None if g.player is None else g.player.expected,
+                        "to_go_kind": None if g.player is None else g.player.kind, "best_guess": g.best_guess,
+                        "best_to_go": None if g.best is None else g.best.expected,
+                        "best_to_go_kind": None if g.best is None else g.best.kind,
+                        "cost": g.cost, "cost_kind": g.cost_kind})
+    return {"title": result.title, "won": result.won, "guesses": guesses, "cost": result.cost, "exact": result.exact,
+            "skill": result.skill, "luck": result.luck, "share": result.share(game.max_guesses)}
 
 
 # -- the tree -----------------------------------------------------------------------------------

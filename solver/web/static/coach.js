@@ -1,6 +1,8 @@
 // Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
-// says what is left and what to play next, and why.
-import { api, byId, displayTitle, el, fill, loadJSON, number, saveJSON, setError, toGoText } from "./common.js";
+// says what is left and what to play next, and why; the review rates the guesses entered so far.
+import {
+  api, byId, displayTitle, el, fill, loadJSON, number, reviewView, saveJSON, setError, toGoText,
+} from "./common.js";
 
 const LENGTH = 5;
 const STATE = { G: "correct", Y: "present", R: "absent" };
@@ -34,12 +36,15 @@ export function initCoach(games) {
   const rowsBox = $("coach-rows");
   const advice = $("coach-advice");
   const error = $("coach-error");
+  const reviewBox = $("coach-review");
+  const reviewButton = $("coach-review-button");
   const saved = loadJSON(STORE_KEY, {});
   let rows = Array.isArray(saved.rows) ? saved.rows : []; // [{guess, marks}] accepted by the service
   let marks = typeof saved.marks === "string" && saved.marks.length === LENGTH ? saved.marks : "RRRRR";
   let last = null; // the last /api/next answer
   let started = false;
   let request = 0;
+  let reviewRequest = 0; // the last /api/review asked for: a newer one, or a changed history, supersedes it
 
   fill(select, variants.map((g) => el("option", { value: g.variant }, displayTitle(g))));
   if (!variants.length) select.append(el("option", { value: "normal" }, "wordle"));
@@ -105,6 +110,7 @@ export function initCoach(games) {
       el("div", { class: "tile-row", role: "group", "aria-label": `Guess ${r + 1}: ${guess}, ${m}` },
         [...guess].map((letter, i) => el("div", { class: "tile", "data-state": STATE[m[i]] }, letter)))));
     $("coach-undo").disabled = !rows.length;
+    clearReview(); // the rows changed: a review shown is out of date
   }
 
   function history(extra) {
@@ -209,7 +215,42 @@ export function initCoach(games) {
 
   select.addEventListener("change", async () => {
     save();
+    clearReview();
     await refresh();
+  });
+
+  // ------------------------------------------------------------------ the review of the rows so far
+  function clearReview() {
+    reviewRequest += 1;
+    reviewButton.disabled = !rows.length;
+    reviewBox.removeAttribute("aria-busy");
+    fill(reviewBox);
+    reviewBox.hidden = true;
+  }
+
+  reviewButton.addEventListener("click", async () => {
+    if (!rows.length) return;
+    const id = ++reviewRequest;
+    reviewButton.disabled = true;
+    reviewBox.hidden = false;
+    reviewBox.setAttribute("aria-busy", "true");
+    fill(reviewBox, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
+    try {
+      const data = await api("POST", "/api/review", { game: "wordle", variant: select.value, history: history() });
+      if (id !== reviewRequest) return;
+      fill(reviewBox, reviewView(data));
+      setError(error, "");
+    } catch (e) {
+      if (id !== reviewRequest) return;
+      fill(reviewBox);
+      reviewBox.hidden = true;
+      setError(error, e.message);
+    } finally {
+      if (id === reviewRequest) {
+        reviewButton.disabled = !rows.length;
+        reviewBox.removeAttribute("aria-busy");
+      }
+    }
   });
 
   // ------------------------------------------------------------------ the advice

@@ -118,6 +118,95 @@ export function toGoText(alt) {
   return mark + Number(alt.to_go).toFixed(3);
 }
 
+/** Cost of a reviewed guess (/api/review): "0", "0.351", "~0.004" not proven, "\u22650.0004" at least, "?" unknown. */
+export function costText(g) {
+  if (g.cost === null || g.cost === undefined || !g.cost_kind) return "?";
+  if (g.cost === 0 && g.cost_kind === "proven") return "0";
+  const digits = g.cost > 0 && g.cost < 0.01 ? 4 : 3;
+  return ({ approximate: "~", bound: "\u2265" }[g.cost_kind] ?? "") + Number(g.cost).toFixed(digits);
+}
+
+const MARK_STATE = { G: "correct", Y: "present", R: "absent" };
+const MARK_WORD = { G: "green", Y: "yellow", R: "grey" };
+
+/** A reviewed guess's feedback: Wordle marks as small tiles of the guess's letters, else the fields' text. */
+function reviewFeedback(g, names) {
+  const marks = g.feedback;
+  if (typeof marks === "string" && /^[GYR]+$/.test(marks) && marks.length === g.guess.length) {
+    return el("span", { class: "mini-tiles", role: "img", title: marks,
+      "aria-label": [...marks].map((m) => MARK_WORD[m]).join(", ") },
+    [...marks].map((m, i) => el("span", { class: "mini", "data-state": MARK_STATE[m] }, g.guess[i])));
+  }
+  return feedbackText(marks, names);
+}
+
+async function copyText(text, node, note) {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    note.textContent = "Copied to the clipboard";
+  } catch (error) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    note.textContent = "Selected: press Ctrl+C (or Cmd+C) to copy";
+  }
+}
+
+/** A reviewed game (/api/review's answer): the table of its guesses, the summary and the share line. */
+export function reviewView(data, names = null) {
+  const n = data.guesses.length;
+  const guesses = `${n} ${n === 1 ? "guess" : "guesses"}`;
+  const lost = `${data.exact ? "" : "~"}${Number(data.cost).toFixed(2)}`;
+  const share = el("code", { class: "review-share-text" }, data.share);
+  const note = el("span", { class: "hint", "aria-live": "polite" });
+  const toGo = (value, kind) => (value === null || value === undefined ? "?"
+    : toGoText({ to_go: value, to_go_kind: kind }));
+  return el("div", { class: "review-body" },
+    el("h3", {}, data.won ? `Review: solved in ${guesses}` : `Review: not solved after ${guesses}`),
+    el("div", { class: "table-scroll" },
+      el("table", { class: "review-table" },
+        el("thead", {}, el("tr", {},
+          el("th", { scope: "col" }, "#"),
+          el("th", { scope: "col" }, "Guess"),
+          el("th", { scope: "col" }, "Feedback"),
+          el("th", { scope: "col", class: "num", title: "answers possible before the guess" }, "Before"),
+          el("th", { scope: "col", class: "num", title: "answers possible after it" }, "After"),
+          el("th", { scope: "col", class: "num", title: "0-100, 50 an average draw; blank when one answer was left" },
+            "Luck"),
+          el("th", { scope: "col", class: "num", title: "expected guesses to finish with your guess, this one "
+            + "included: plain = proven, ~ = not proven, \u2265 = at least, ? = not rated in time" }, "To go (yours)"),
+          el("th", { scope: "col" }, "Best guess"),
+          el("th", { scope: "col", class: "num", title: "expected guesses to finish with the best guess" },
+            "To go (best)"),
+          el("th", { scope: "col", class: "num", title: "expected guesses lost against the best guess: 0 for an "
+            + "optimal guess, ~ not proven, \u2265 at least" }, "Cost"))),
+        el("tbody", {}, data.guesses.map((g) => el("tr", { class: g.cost ? "costly" : "" },
+          el("td", { class: "num" }, g.number),
+          el("td", { class: "guess-text" }, g.guess),
+          el("td", {}, reviewFeedback(g, names)),
+          el("td", { class: "num" }, number(g.before)),
+          el("td", { class: "num" }, number(g.after)),
+          el("td", { class: "num" }, g.luck === null || g.luck === undefined ? "" : Math.round(g.luck)),
+          el("td", { class: "num" }, toGo(g.to_go, g.to_go_kind)),
+          el("td", { class: "guess-text" }, g.best_guess),
+          el("td", { class: "num" }, toGo(g.best_to_go, g.best_to_go_kind)),
+          el("td", { class: "num review-cost" }, costText(g))))))),
+    el("p", { class: "review-summary" },
+      `Skill ${data.skill ?? "?"}/100`,
+      data.luck === null || data.luck === undefined ? "" : ` \u00b7 luck ${data.luck}/100`,
+      ` \u00b7 guesses lost: ${lost}`,
+      data.exact ? "" : " (~: not every value proven)"),
+    el("p", { class: "hint" },
+      "Skill: 100 \u00d7 the best guess's expected guesses to finish over yours, averaged over your guesses "
+      + "made with more than one answer left; luck: 50 is an average draw; to go: expected guesses to finish, "
+      + "this one included; cost: the guesses lost against the best guess."),
+    el("p", { class: "review-share row wrap" }, share,
+      el("button", { type: "button", onclick: () => copyText(data.share, share, note) }, "Copy summary"), note));
+}
+
 /** Text of a feedback for people: marks as they are, field lists as "name value" pairs. */
 export function feedbackText(feedback, names) {
   if (typeof feedback === "string") return feedback;

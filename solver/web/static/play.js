@@ -1,5 +1,5 @@
-// Wordle, play: the board, the on-screen keyboard, statistics and the share grid.
-import { api, byId, barChart, el, fill, loadJSON, saveJSON } from "./common.js";
+// Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
+import { api, byId, barChart, el, fill, loadJSON, reviewView, saveJSON, setError } from "./common.js";
 
 const LENGTH = 5;
 const ROWS = 6;
@@ -23,11 +23,14 @@ export function initPlay() {
   const hardBox = $("play-hard");
   const contrastBox = $("play-contrast");
   const dialog = $("play-stats");
+  const reviewBox = $("play-review");
+  const reviewButton = $("play-review-button");
   let game = null; // {answer, hard, guesses: [{word, marks}], over, won, counted}
   let typed = "";
   let busy = false;
   let toastTimer = null;
   let active = false;
+  let reviewRequest = 0; // the last /api/review asked for: a newer one, or a new game, supersedes it
 
   // ------------------------------------------------------------------ board and keyboard
   const tiles = [];
@@ -142,9 +145,14 @@ export function initPlay() {
     saveJSON(GAME_KEY, game);
   }
 
+  function history() {
+    return game.guesses.map(({ word, marks }) => ({ guess: word, feedback: marks }));
+  }
+
   function begin(answer, chosen) {
     game = { answer, hard: hardBox.checked, guesses: [], over: false, won: false, counted: false, chosen };
     typed = "";
+    clearReview();
     say("");
     save();
     render();
@@ -177,10 +185,9 @@ export function initPlay() {
       return;
     }
     busy = true;
-    const history = game.guesses.map(({ word, marks }) => ({ guess: word, feedback: marks }));
     try {
       const result = await api("POST", "/api/feedback", {
-        game: "wordle", variant: variant(), target: game.answer, guess: typed, history,
+        game: "wordle", variant: variant(), target: game.answer, guess: typed, history: history(),
       });
       const marks = String(result.feedback).toUpperCase();
       game.guesses.push({ word: typed, marks });
@@ -283,6 +290,42 @@ export function initPlay() {
     }
   }
 
+  // ------------------------------------------------------------------ the review of the game just played
+  function clearReview() {
+    reviewRequest += 1;
+    reviewButton.disabled = false;
+    reviewBox.removeAttribute("aria-busy");
+    fill(reviewBox);
+    reviewBox.hidden = true;
+  }
+
+  async function review() {
+    if (!game || !game.over || !game.guesses.length) return;
+    const id = ++reviewRequest;
+    reviewButton.disabled = true;
+    reviewBox.hidden = false;
+    reviewBox.setAttribute("aria-busy", "true");
+    fill(reviewBox, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
+    try {
+      const data = await api("POST", "/api/review", { game: "wordle", variant: variant(), history: history() });
+      if (id === reviewRequest) {
+        fill(reviewBox, reviewView(data));
+        reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      }
+    } catch (error) {
+      if (id === reviewRequest) {
+        const message = el("p", { class: "error", role: "alert" });
+        setError(message, error.message);
+        fill(reviewBox, message);
+      }
+    } finally {
+      if (id === reviewRequest) {
+        reviewButton.disabled = false;
+        reviewBox.removeAttribute("aria-busy");
+      }
+    }
+  }
+
   // ------------------------------------------------------------------ events
   function applyContrast() {
     document.body.classList.toggle("contrast", contrastBox.checked);
@@ -309,6 +352,7 @@ export function initPlay() {
   $("play-stats-button").addEventListener("click", openStats);
   $("play-result-stats").addEventListener("click", openStats);
   $("play-copy").addEventListener("click", copyShare);
+  reviewButton.addEventListener("click", review);
   $("play-choose").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("play-secret");
