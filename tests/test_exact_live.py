@@ -194,3 +194,14 @@ def test_a_search_stopped_at_its_deadline_leaves_its_memo_true():
     value, guess = sub.prove.value_until(local, 5, math.inf)
     fresh = ExactLive(game)._subgame(state.candidate_positions)
     assert (value, guess) == fresh.prove.value(fresh.local(state.candidate_positions), 5)
+
+
+def test_the_memo_of_state_values_keeps_at_most_its_size():
+    game = get_game("mastermind")
+    solver = Solver(game, use_tree=False, budget=math.inf, memo=2)
+    for opener in ("1234", "1122", "1123"):
+        state = solver.advance(State(solver, (), None), game.index_of(opener), game.encode((0, 1)))
+        assert solver.guess_row(state) >= 0 and state.exact
+    assert len(solver.exact_live._values) == 2
+    with pytest.raises(ValueError, match="0 or more"):
+        Solver(game, memo=-1)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from solver.core import strategy
-from solver.core.exact import ExactChoice, ExactLive
+from solver.core.exact import VALUES, ExactChoice, ExactLive
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.registry import build_command, registered
@@ -170,13 +170,13 @@ class Solver:
     """Plays one game variant from its tree artifact, with live computation off the tree."""
 
     def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET,
-                 live: str = "exact"):
+                 live: str = "exact", memo: int = VALUES):
         if live not in LIVE_MODES:
             raise ValueError(f"live mode is {' or '.join(LIVE_MODES)}, not {excerpt(live)}")
         self.game = game
         self.budget = budget  # seconds a live guess may take (math.inf: no limit, and exact means proven)
         self.live = live  # "exact": greedy, then the exact search in what is left of the budget; "greedy"
-        self.exact_live = ExactLive(game)
+        self.exact_live = ExactLive(game, memo)  # `memo`: proven state values kept (LRU)
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False

@@ -150,8 +150,11 @@ def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadli
 class ExactLive:
     """The exact live search of one game: `choose` a state's guess within a budget."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, memo: int = VALUES):
+        if memo < 0:
+            raise ValueError(f"the memo of state values holds 0 or more states, not {memo}")
         self.game = game
+        self.memo = memo  # state values kept (least recently used first out)
         self.depth = game.max_guesses or SEARCH_DEPTH
         self._token = next(_TOKENS)  # names this instance's sub-games (an id could be reused)
         self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
@@ -227,7 +230,7 @@ class ExactLive:
             choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
             if proven:  # a top-k value may still be improved by a later proof with more time
                 self._values[key] = choice
-                while len(self._values) > VALUES:
+                while len(self._values) > self.memo:
                     self._values.popitem(last=False)
             return choice
 

@@ -1,7 +1,7 @@
 // Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
 // says what is left and what to play next, and why; the review rates the guesses entered so far.
 import {
-  api, byId, displayTitle, el, fill, loadJSON, number, reviewView, saveJSON, setError, toGoText,
+  api, byId, displayTitle, el, fill, loadJSON, number, loadReview, saveJSON, setError, toGoText,
 } from "./common.js";
 
 const LENGTH = 5;
@@ -232,25 +232,15 @@ export function initCoach(games) {
     if (!rows.length) return;
     const id = ++reviewRequest;
     reviewButton.disabled = true;
-    reviewBox.hidden = false;
-    reviewBox.setAttribute("aria-busy", "true");
-    fill(reviewBox, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
-    try {
-      const data = await api("POST", "/api/review", { game: "wordle", variant: select.value, history: history() });
-      if (id !== reviewRequest) return;
-      fill(reviewBox, reviewView(data));
-      setError(error, "");
-    } catch (e) {
-      if (id !== reviewRequest) return;
+    const body = { game: "wordle", variant: select.value, history: history() };
+    const problem = await loadReview(reviewBox, body, () => id === reviewRequest);
+    if (id !== reviewRequest) return;
+    if (problem) {
       fill(reviewBox);
       reviewBox.hidden = true;
-      setError(error, e.message);
-    } finally {
-      if (id === reviewRequest) {
-        reviewButton.disabled = !rows.length;
-        reviewBox.removeAttribute("aria-busy");
-      }
     }
+    setError(error, problem ?? "");
+    reviewButton.disabled = !rows.length;
   });
 
   // ------------------------------------------------------------------ the advice

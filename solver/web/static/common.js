@@ -207,6 +207,24 @@ export function reviewView(data, names = null) {
       el("button", { type: "button", onclick: () => copyText(data.share, share, note) }, "Copy summary"), note));
 }
 
+/** Ask /api/review for `body`, with a busy note in `box`, then draw the review there; resolve to null
+ * when it is shown, else to the error's message. Once `current()` is false (a newer request, a new
+ * game) the box is left alone. */
+export async function loadReview(box, body, current) {
+  box.hidden = false;
+  box.setAttribute("aria-busy", "true");
+  fill(box, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
+  try {
+    const data = await api("POST", "/api/review", body);
+    if (current()) fill(box, reviewView(data));
+    return null;
+  } catch (error) {
+    return error.message;
+  } finally {
+    if (current()) box.removeAttribute("aria-busy");
+  }
+}
+
 /** Text of a feedback for people: marks as they are, field lists as "name value" pairs. */
 export function feedbackText(feedback, names) {
   if (typeof feedback === "string") return feedback;

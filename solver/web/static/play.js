@@ -1,5 +1,5 @@
 // Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
-import { api, byId, barChart, el, fill, loadJSON, reviewView, saveJSON, setError } from "./common.js";
+import { api, byId, barChart, el, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
 
 const LENGTH = 5;
 const ROWS = 6;
@@ -303,27 +303,17 @@ export function initPlay() {
     if (!game || !game.over || !game.guesses.length) return;
     const id = ++reviewRequest;
     reviewButton.disabled = true;
-    reviewBox.hidden = false;
-    reviewBox.setAttribute("aria-busy", "true");
-    fill(reviewBox, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
-    try {
-      const data = await api("POST", "/api/review", { game: "wordle", variant: variant(), history: history() });
-      if (id === reviewRequest) {
-        fill(reviewBox, reviewView(data));
-        reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
-      }
-    } catch (error) {
-      if (id === reviewRequest) {
-        const message = el("p", { class: "error", role: "alert" });
-        setError(message, error.message);
-        fill(reviewBox, message);
-      }
-    } finally {
-      if (id === reviewRequest) {
-        reviewButton.disabled = false;
-        reviewBox.removeAttribute("aria-busy");
-      }
+    const body = { game: "wordle", variant: variant(), history: history() };
+    const problem = await loadReview(reviewBox, body, () => id === reviewRequest);
+    if (id !== reviewRequest) return;
+    if (problem) {
+      const message = el("p", { class: "error", role: "alert" });
+      setError(message, problem);
+      fill(reviewBox, message);
+    } else {
+      reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
     }
+    reviewButton.disabled = false;
   }
 
   // ------------------------------------------------------------------ events
