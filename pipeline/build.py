@@ -34,10 +34,19 @@ TREE_OPTIONS: dict[tuple[str, str], Options] = {
 # Variants whose tree comes from the exact search (`pipeline.search`); the others stay greedy.
 # Wordle trees open with the guess whose optimum is published (proven for that opener); the
 # other roots are searched over every first guess up to symmetry (proven for the game).
+SELBY_NYT_EASY = ("Alex Selby, github.com/alex1770/wordle, results_easy_nyt20230701: exact totals of every "
+                  "opener, TARSE 11219 the least")
+SELBY_NYT_HARD = ("Alex Selby, github.com/alex1770/wordle, results_hard_nyt20230701: exact totals of every "
+                  "opener in hard mode, TARSE 11627 the least")
 EXACT_PLANS: dict[tuple[str, str], Plan] = {
     ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
     ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
     ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
+    # the NYT lists: TARSE is the best opener by Selby's exact values over every opener (the issue's
+    # reference, alex1770/wordle results_easy_nyt20230701 / results_hard_nyt20230701); the search
+    # proves the tree optimal for it and the build checks the total against the published one
+    ("wordle", "normal-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11219, SELBY_NYT_EASY)),
+    ("wordle", "hard-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11627, SELBY_NYT_HARD)),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

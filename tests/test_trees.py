@@ -25,6 +25,8 @@ CEILINGS = {
     ("wordle", "normal"): (None, None),
     ("wordle", "hard"): (None, None),
     ("wordle", "answers-only"): (None, None),
+    ("wordle", "normal-nyt"): (None, None),
+    ("wordle", "hard-nyt"): (None, None),
     ("mastermind", "default"): (None, None),
     ("bulls", "default"): (None, None),
 }
@@ -34,6 +36,8 @@ EXACT = {
     ("wordle", "normal"): (7920, 5, "opener"),  # SALET, Selby's proven optimum for that opener
     ("wordle", "hard"): (8122, 6, "opener"),  # SALET, hard mode
     ("wordle", "answers-only"): (7973, 6, "opener"),  # SLATE, guesses restricted to the answers
+    ("wordle", "normal-nyt"): (11219, 6, "opener"),  # TARSE on the NYT lists: Selby's optimum over every opener
+    ("wordle", "hard-nyt"): (11627, 6, "opener"),  # the same, hard mode
     ("mastermind", "default"): (5625, 6, "game"),  # Koyama and Lai 1993
     ("bulls", "default"): (BULLS_TOTAL, 7, BULLS_PROOF),
     ("battleship", "default"): (22859, 7, "none"),  # top-32 search (entropy order) from A1 A3 H1: an upper bound
@@ -62,7 +66,8 @@ def play(name: str, variant: str, target: str, limit: int = 15) -> list[str]:
         start = lambda: cards.initial_guess(int(variant[1:]))
         fb, step = (lambda g: reference.cards(target.split(), g.split())), cards.next_guess
     elif name == "wordle":
-        start = lambda: wordle.initial_guess(hard=variant == "hard", answers_only=variant == "answers-only")
+        start = lambda: wordle.initial_guess(hard=variant.startswith("hard"), answers_only=variant == "answers-only",
+                                             lists="nyt" if variant.endswith("-nyt") else "original")
         fb, step = (lambda g: reference.wordle(target, g)), wordle.next_guess
     elif name == "mastermind":
         start, fb, step = mastermind.initial_guess, (lambda g: reference.mastermind(target, g)), mastermind.next_guess
@@ -94,7 +99,7 @@ def test_tree_replay_matches_metadata_and_ceilings(name, variant):
     for p in positions:
         target = game.labels[game.target_index[p]]
         guesses = play(name, variant, target)
-        if variant == "hard":
+        if variant.startswith("hard"):
             history = []
             for g in guesses:
                 assert wordle.hard_mode_allows(history, g) is None, f"{g} breaks hard mode after {history}"

@@ -49,6 +49,9 @@ class Plan:
     # also certify a lower bound of the whole game's optimum, over every first guess (`bounds`):
     # for a tree that is not proven for the game (a fixed opener, or top-k)
     game_bound: bool = False
+    # (total, source) of a published optimum over every first guess that the opener's proven total must
+    # equal: the tree is then optimal for the game by that publication (metadata `game_optimum`)
+    published: tuple[int, str] | None = None
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -379,6 +382,12 @@ def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder:
     built = build(game, table, plan, jobs, progress, folder)
     extra = {"targets": game.n_targets, "total_guesses": built.total, "max_guesses": max_guesses(built.nodes),
              "strategy": plan.describe(), **built.metadata()}
+    if plan.published is not None:
+        total, source = plan.published
+        if built.proof != "opener" or built.total != total:
+            raise RuntimeError(f"the {game.title} tree totals {built.total} ({built.proof}), not the published "
+                               f"optimum {total} ({source})")
+        extra.update(game_optimum="published", game_optimum_source=source)
     if plan.game_bound:
         bound, first, seconds = game_lower_bound(game, table, plan.options.max_guesses)
         extra.update(game_lower_bound=min(bound, built.total), game_lower_bound_opener=game.labels[first],

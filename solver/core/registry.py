@@ -19,6 +19,8 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
         "normal": lambda: _module("wordle").game(hard=False),
         "hard": lambda: _module("wordle").game(hard=True),
         "answers-only": lambda: _module("wordle").game(answers_only=True),
+        "normal-nyt": lambda: _module("wordle").game(lists="nyt"),
+        "hard-nyt": lambda: _module("wordle").game(hard=True, lists="nyt"),
     },
     "mastermind": {"default": lambda: _module("mastermind").game()},
     "bulls": {"default": lambda: _module("bulls").game()},
@@ -32,9 +34,9 @@ ON_REQUEST: dict[str, dict[str, Callable[[], Game]]] = {
 }
 
 # Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
-# Wordle hard mode shares the normal table; answers-only is its own small 2315x2315 table).
+# Wordle hard mode shares the normal table of its lists; answers-only is its own small 2315x2315 table).
 TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
-                  ("wordle", "normal"), ("wordle", "answers-only"), ("mastermind", "default"),
+                  ("wordle", "normal"), ("wordle", "answers-only"), ("wordle", "normal-nyt"), ("mastermind", "default"),
                   ("bulls", "default")]
 
 

@@ -29,9 +29,12 @@ from solver.games.wordlists import (
     builtin_answers,
     builtin_guesses,
     check_length,
+    check_lists,
     check_subset,
     check_word,
     normalise,
+    nyt_answers,
+    nyt_guesses,
 )
 
 MARKS = "RYG"
@@ -181,17 +184,24 @@ def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
 
 @lru_cache(maxsize=8)
 def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None,
-         answers_only: bool = False, size: int | None = None) -> Game:
+         answers_only: bool = False, size: int | None = None, lists: str = "original") -> Game:
     """Return Wordle on the built-in lists of `size`-letter words (4 to 9; default 5: the original
     lists), or on given upper-case sorted lists (of `size` letters when given).
 
     With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
     `answers_only` restricts the guesses to the built-in answers (variant "answers-only", 2315x2315,
     for players who only guess possible answers); it takes neither `hard` nor word lists.
-    Variants: "normal", "hard", "answers-only", followed by the size when it is not 5 ("hard6").
+    `lists="nyt"`: the NYT's lists instead of the original ones (3158 answers, 14855 guesses).
+    Variants: "normal", "hard", "answers-only", followed by the size when it is not 5 ("hard6"), or
+    "-nyt" ("hard-nyt"); the user's lists: "-" and a hash of them.
     """
     if answers_only and (hard or answers is not None or guesses is not None):
         raise ValueError("the answers-only variant takes neither hard mode nor word lists")
+    mode = "answers-only" if answers_only else "hard" if hard else "normal"
+    if check_lists(lists) == "nyt":
+        if answers_only or answers is not None or guesses is not None or size not in (None, DEFAULT_LENGTH):
+            raise ValueError("the NYT lists are lists of their own: no --answers, --guesses, --size or answers-only")
+        return _make(hard, nyt_answers(), nyt_guesses(), f"{mode}-nyt", f"{_title(mode, 5, None)} (NYT lists)")
     builtin = answers is None and guesses is None
     if builtin or answers_only:
         size = check_length(DEFAULT_LENGTH if size is None else size)
@@ -205,11 +215,18 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         raise ValueError(f"the word lists have {len(guesses[0])}-letter words, not {size} letters (--size)")
     check_subset(answers, guesses)
     length = len(guesses[0])
+    variant = (mode if length == DEFAULT_LENGTH else f"{mode}{length}") if builtin else f"{mode}-{_list_hash(answers, guesses)}"
+    return _make(hard, answers, guesses, variant,
+                 _title(mode, length, None if builtin else (len(answers), len(guesses))))
+
+
+def _make(hard: bool, answers: tuple[str, ...], guesses: tuple[str, ...], variant: str, title: str) -> Game:
+    """Return the Game of Wordle on these lists (answers within guesses, both sorted)."""
+    length = len(guesses[0])
     position = {word: i for i, word in enumerate(guesses)}
-    mode = "answers-only" if answers_only else "hard" if hard else "normal"
     return Game(
         name="wordle",
-        variant=(mode if length == DEFAULT_LENGTH else f"{mode}{length}") if builtin else f"{mode}-{_list_hash(answers, guesses)}",
+        variant=variant,
         rows=np.array([encode_word(w) for w in guesses], dtype=np.int32),
         labels=guesses,
         target_index=np.array([position[w] for w in answers], dtype=np.int64),
@@ -221,7 +238,7 @@ def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tu
         rules_source=inspect.getsource(make_rule) + f"length={length}",
         allowed=hard_mode_mask if hard else None,
         feedback_help=f"{length} " + FEEDBACK_HELP,
-        title=_title(mode, length, None if builtin else (len(answers), len(guesses))),
+        title=title,
         max_guesses=MAX_GUESSES,
     )
 
@@ -239,12 +256,13 @@ def _title(mode: str, length: int, sizes: tuple[int, int] | None) -> str:
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
                   guesses: Sequence[str] | None = None, answers_only: bool = False,
-                  size: int = DEFAULT_LENGTH) -> tuple[str, State]:
+                  size: int = DEFAULT_LENGTH, lists: str = "original") -> tuple[str, State]:
     """Return (first guess, state); the built-in lists use the tree (when built), user lists compute live.
 
     `answers`/`guesses` are word lists (any case) of `size`-letter words; with `guesses` alone every
     acceptable word is a possible answer. `answers_only`: only the built-in answers may be guessed
-    (see `game`). `size` 4 to 9 picks the built-in lists of that word length.
+    (see `game`). `size` 4 to 9 picks the built-in lists of that word length. `lists="nyt"`: the
+    NYT's lists (3158 answers, 14855 guesses) instead of the original ones.
     """
     for flag, value in (("hard", hard), ("answers_only", answers_only)):
         if not isinstance(value, (bool, np.bool_)):
@@ -252,7 +270,7 @@ def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
     hard, answers_only = bool(hard), bool(answers_only)
     check_length(size)
     norm = lambda words, name: None if words is None else normalise(words, name, size)
-    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only, size)
+    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only, size, lists)
     text, state = get_solver(chosen).initial_guess()
     return text, state
 

