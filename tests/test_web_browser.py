@@ -305,9 +305,11 @@ def test_wordle_review_after_a_game_and_in_the_coach(page: Page, server: str):
     page.locator("#play-options summary").click()
     page.fill("#play-secret", answer)
     page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-status")).to_contain_text("chosen")  # the game has begun: keys go to the board
     expect(page.locator("#play-review")).to_be_hidden()
     for row, guess in enumerate(guesses):
         page.keyboard.type(guess)
+        expect(row_tiles(page, row).nth(4)).to_have_text(guess[-1])
         page.keyboard.press("Enter")
         expect(row_tiles(page, row).nth(4)).not_to_have_attribute("data-state", "tbd")
     expect(page.locator("#play-result")).to_be_visible()
@@ -320,7 +322,8 @@ def test_wordle_review_after_a_game_and_in_the_coach(page: Page, server: str):
     weak = rows.nth(1).locator("td")
     expect(weak.nth(1)).to_have_text("BURNT")
     expect(weak.nth(7)).to_have_text(expected["guesses"][1]["best_guess"])
-    expect(weak.nth(9)).to_have_text(f"{expected['guesses'][1]['cost']:.3f}")
+    mark = {"proven": "", "approximate": "~", "bound": "\u2265"}[expected["guesses"][1]["cost_kind"]]
+    expect(weak.nth(9)).to_have_text(f"{mark}{expected['guesses'][1]['cost']:.3f}")
     expect(rows.nth(0).locator("td").nth(9)).to_have_text("0")
     expect(rows.nth(0).locator(".mini")).to_have_count(5)
     expect(page.locator("#play-review .review-summary")).to_contain_text(f"Skill {expected['skill']}/100")
