@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given
@@ -192,3 +193,20 @@ def test_long_arguments_are_quoted_as_excerpts(argv):
     status, out, err = play_lines(argv)
     assert status in (1, 2) and out == ""
     assert len(err.splitlines()) == 1 and len(err) < 300, err[:500]
+
+
+def test_concurrent_runs_writing_one_state_file_lose_no_game(tmp_path):
+    """Runs that all read the state file before any game ends (their input comes late) still record
+    every game: the file is read again under its lock when a game ends (issue: last writer won)."""
+    state = tmp_path / "same.json"
+    words = ["crane", "slate", "trace", "brace", "grace", "place"]
+    runs = [subprocess.Popen([sys.executable, "-m", "solver.wordle_program.app", "-w", word, "-S", str(state)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for word in words]
+    time.sleep(1.5)  # every run has started and loaded the (still empty) state
+    outs = [run.communicate(f"{word}\n", timeout=60) for run, word in zip(runs, words)]
+    assert [run.returncode for run in runs] == [0] * len(words), [err for _, err in outs]
+    saved = json.loads(state.read_text())
+    assert saved["total_rounds"] == len(words) and len(saved["games"]) == len(words)
+    assert sorted(game["answer"] for game in saved["games"]) == sorted(w.upper() for w in words)
+    assert [p.name for p in tmp_path.iterdir()] == ["same.json"]  # no lock or temporary file left

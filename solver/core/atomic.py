@@ -22,6 +22,7 @@ the same checks without writing anything: commands call it before the work whose
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import stat
 import tempfile
@@ -140,6 +141,32 @@ def replacing(path: str | Path, parents: bool = False) -> Iterator[Path]:
         if isinstance(err, OSError):
             _name_the_path(err, tmp, path)
         raise
+
+
+@contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold an exclusive lock for `path` while the block runs (`fcntl.flock` on a file ``.<name>.lock``
+    beside it, symlinks followed): writers that re-read, change and replace `path` inside the block
+    never lose each other's changes. The holder removes the lock file before releasing it, and a
+    waiter that then holds a removed file's lock tries again, so none is left behind. OSError if the
+    lock file cannot be created (a missing or read-only folder)."""
+    target = Path(os.path.realpath(path))
+    lock = target.parent / f".{target.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            current = os.stat(lock).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:  # removed by the holder we waited for
+            current = False
+        if current:
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        os.unlink(lock)
+        os.close(fd)  # releases the lock
 
 
 def write_text(path: str | Path, text: str, parents: bool = False) -> None:

@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
-from solver.core.atomic import check_writable, write_text
+from solver.core.atomic import check_writable, locked, write_text
 from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, check_subset, read_word_list
@@ -190,21 +190,27 @@ def build_session(options: Options) -> Session:
     if options.state is not None:
         path = options.state
         session.state = load_state(path)
-        _save_state(path, None)  # an unwritable state file is refused before the first game
-        session.save = lambda state: _save_state(path, state)
+        try:  # an unwritable state file is refused before the first game
+            check_writable(path)
+        except OSError as err:
+            raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
+        session.save = lambda game: record_game(path, game)
     return session
 
 
-def _save_state(path: str, state: State | None) -> None:
-    """Write the state file (see `solver.core.atomic`: its mode is kept, a read-only one or a missing
-    folder refused); with no state, only check that it could be written."""
+def record_game(path: str, game) -> State:
+    """Add a finished game to the state file and return the file's state: under the file's lock
+    (`solver.core.atomic.locked`) it is read again (other runs may have added games since), the game
+    appended, and the file replaced atomically (its mode kept, a read-only one or a missing folder
+    refused), so concurrent runs never lose each other's games."""
     try:
-        if state is None:
-            check_writable(path)
-        else:
+        with locked(path):
+            state = load_state(path)
+            state.record(game)
             write_text(path, state.to_json())
     except OSError as err:
         raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
+    return state
 
 
 # ----------------------------------------------------------------------------- entry point

@@ -94,7 +94,8 @@ class Session:
     boards: int = 1  # -b: boards (answers) per game
     words: tuple[str, ...] | None = None  # -w with several boards: one game with these answers
     state: State = field(default_factory=State)
-    save: Callable[[State], None] | None = None  # called after every game
+    # records each finished game in the state file (`app.record_game`) and returns the file's state
+    save: Callable[[Round | MultiRound], State] | None = None
 
 
 def read_answer(session: Session, ui: UI) -> str:
@@ -185,9 +186,10 @@ def play(session: Session, ui: UI) -> None:
             else:
                 answer = read_answer(session, ui)
             game = play_round(answer, session, ui, game_number(session, number))
-        session.state.record(game)
         if session.save is not None:
-            session.save(session.state)
+            session.state = session.save(game)  # the state file's, with every run's games
+        else:
+            session.state.record(game)
         if session.stats:
             ui.show_stats(compute_stats(session.state.games))
         if session.word is not None or session.words is not None:
