@@ -16,18 +16,20 @@ States are immutable: `next_guess` returns a new `State` and never changes the o
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from solver.core import strategy
 from solver.core.exact import VALUES, ExactChoice, ExactLive
-from solver.core.game import Game
+from solver.core.game import Game, is_integer
 from solver.core.limits import excerpt
 from solver.core.registry import build_command, registered
 
@@ -157,6 +159,13 @@ class State:
         """Return the history as "GUESS=FEEDBACK, ..." for messages."""
         return _history_text(self.solver.game, self.history)
 
+    def __reduce__(self):
+        # States pickle (a web worker, a Dask task): the solver by its game and settings, the history,
+        # and what was computed off the tree (its candidates, its live choice); a state on the tree
+        # finds its node again in the receiving process's tree (or goes off the tree without one).
+        positions = self.__dict__.get("candidate_positions") if self.node is None else None
+        return _state_of, (self.solver, self.history, self.node is not None, positions, dict(self._live))
+
 
 def _history_text(game: Game, history) -> str:
     return ", ".join(f"{game.labels[g]}={game.decode(c)}" for g, c in history) or "(none)"
@@ -169,10 +178,23 @@ QUICK_SHARE = 0.2  # of the budget: a state below one searched before is tried i
 class Solver:
     """Plays one game variant from its tree artifact, with live computation off the tree."""
 
-    def __init__(self, game: Game, use_tree: bool = True, folder=None, budget: float = strategy.LIVE_BUDGET,
-                 live: str = "exact", memo: int = VALUES):
-        if live not in LIVE_MODES:
+    def __init__(self, game: Game, use_tree: bool = True, folder: str | os.PathLike | None = None,
+                 budget: float = strategy.LIVE_BUDGET, live: str = "exact", memo: int = VALUES):
+        if not isinstance(game, Game):
+            raise ValueError(f"Solver plays a solver.Game, not {excerpt(game)}")
+        if not isinstance(use_tree, (bool, np.bool_)):
+            raise ValueError(f"use_tree must be True or False, got {excerpt(use_tree)}")
+        if folder is not None and not isinstance(folder, (str, os.PathLike)):
+            raise ValueError(f"folder must be a path (a string or a Path) or None, got {excerpt(folder)}")
+        if not isinstance(budget, (int, float, np.integer, np.floating)) or isinstance(budget, (bool, np.bool_)) \
+                or not budget >= 0:
+            raise ValueError(f"budget must be a number of seconds, 0 or more (math.inf: no limit), got {excerpt(budget)}")
+        if not isinstance(live, str) or live not in LIVE_MODES:
             raise ValueError(f"live mode is {' or '.join(LIVE_MODES)}, not {excerpt(live)}")
+        if not is_integer(memo) or memo < 0:
+            raise ValueError(f"memo must be a number of states, 0 or more, got {excerpt(memo)}")
+        folder = None if folder is None else Path(folder)
+        use_tree, budget, memo = bool(use_tree), float(budget), int(memo)
         self.game = game
         self.budget = budget  # seconds a live guess may take (math.inf: no limit, and exact means proven)
         self.live = live  # "exact": greedy, then the exact search in what is left of the budget; "greedy"
@@ -181,6 +203,15 @@ class Solver:
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
         self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
+
+    def settings(self) -> tuple:
+        """Return (use_tree, folder, budget, live, memo): what a copy of this solver is made with."""
+        return self._use_tree, self._folder, self.budget, self.live, self.exact_live.memo
+
+    def __reduce__(self):
+        # a pickle holds the game (its factory call, Game.made_by) and the settings, not the tree or
+        # the searchers: the receiving process loads them again (its shared solver, if alike)
+        return _solver_of, (self.game, self.settings())
 
     @property
     def tree(self) -> Tree | None:
@@ -324,6 +355,23 @@ class Solver:
         else:
             codes = np.array([game.code(row, game.target_index[p]) for p in positions], dtype=np.int64)
         return positions[codes == code]
+
+
+def _solver_of(game: Game, settings: tuple) -> Solver:
+    """Return a solver of `game` with these settings (Solver.settings) after unpickling: the shared
+    one (`get_solver`) when it has them, else a new one."""
+    shared = get_solver(game)
+    return shared if shared.settings() == settings else Solver(game, *settings)
+
+
+def _state_of(solver: Solver, history: tuple, on_tree: bool, positions: np.ndarray | None, live: dict) -> State:
+    """Return a State after unpickling: on the tree of this process when the history is on it."""
+    tree = solver.tree if on_tree else None
+    state = State(solver, history, tree.get_node(history) if tree is not None else None)
+    if positions is not None:
+        state.__dict__["candidate_positions"] = positions
+    state._live.update(live)
+    return state
 
 
 SOLVER_CACHE_SIZE = 16  # the built-in variants in use plus the 8 games of wordle.game's cache

@@ -69,6 +69,25 @@ class Game:
         if not self.title:
             object.__setattr__(self, "title", self.name if self.variant == "default" else f"{self.name} {self.variant}")
 
+    def made_by(self, factory: Callable[..., "Game"], *args: Any) -> "Game":
+        """Record that this game is ``factory(*args)`` (a module-level function: the game modules'
+        `game`) and return it. A pickle of the game (a state sent to a web worker or a Dask task)
+        then holds that call, not the rule's closures, which the standard pickler cannot send;
+        the receiving process calls it (its cache returns the same object there). Not an attribute
+        that `dataclasses.replace` copies: a game derived from this one is pickled field by field."""
+        object.__setattr__(self, "_made_by", (factory, args))
+        return self
+
+    def __reduce_ex__(self, protocol: int):
+        made_by = self.__dict__.get("_made_by")
+        return made_by if made_by is not None else super().__reduce_ex__(protocol)
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore a game pickled field by field (its arrays read-only again, as built)."""
+        self.__dict__.update(state)
+        self.rows.setflags(write=False)
+        self.target_index.setflags(write=False)
+
     @property
     def key(self) -> str:
         """Return ``name-variant``, the name artifacts and caches use."""

@@ -143,7 +143,7 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
         rules_source=inspect.getsource(make_rule) + f"k={ships}",
         canonical=canonical_from_group(partial(board_permutations, ships, cols, rows)),
         feedback_help=FEEDBACK_HELP,
-    )
+    ).made_by(game, ships, cols, rows)
 
 
 MAX_LOCATIONS = 64  # more locations than any board's ships: a longer value is not a guess

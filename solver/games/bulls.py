@@ -78,7 +78,7 @@ def game(length: int = DIGITS) -> Game:
         # permuting positions and digits keeps the feedback (solver.core.symmetry)
         canonical=partial(canonical_guesses, rows[:, :length].copy(), 10) if length <= MAX_POSITIONS else None,
         feedback_help=FEEDBACK_HELP,
-    )
+    ).made_by(game, length)
 
 
 def feedback(secret: str, guess: str) -> tuple[int, int]:

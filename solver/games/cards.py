@@ -176,7 +176,7 @@ def game(n: int = 2) -> Game:
         representatives=lambda: suit_representatives(n),
         canonical=canonical_from_group(partial(suit_permutations, n)),
         feedback_help=FEEDBACK_HELP,
-    )
+    ).made_by(game, n)
 
 
 def check_cards(value: Sequence[Card], what: str = "guess") -> list[Card]:

@@ -24,7 +24,7 @@ import hashlib
 import inspect
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
@@ -40,7 +40,9 @@ Score = Callable[[Any, Any], Any]
 
 CACHE_SIZE = 8  # tabulated games kept (each holds its table: 4 bytes per guess and target)
 MAX_PAIRS = 1 << 28  # a larger table (1 GB of int32 rows) is refused rather than swapped
-BLOCK_ELEMENTS = 1 << 22  # largest intermediate array of a vectorised block
+MB = 1 << 20
+BLOCK_BYTES = 64 * MB  # the most memory one block of a vectorised scorer's pairs may take
+MAX_INT_KEY_LENGTH = 39  # Wordle marks of up to 39 tokens fit a base-3 int64 key; longer: rows of marks
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 _VARIANT = re.compile(r"[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*")
 
@@ -55,15 +57,30 @@ class Mark(StrEnum):
 
 # -- the scorers ------------------------------------------------------------------------------
 
-def vectorised(keys: Callable[[np.ndarray, np.ndarray, int], np.ndarray]):
+def _default_pair_bytes(length: int, n_tokens: int) -> int:
+    """A scorer's memory per pair when it does not say: an int64 per token pair or per token kind."""
+    return 8 * length * max(length, n_tokens)
+
+
+def vectorised(keys: Callable[[np.ndarray, np.ndarray, int], np.ndarray],
+               pair_bytes: Callable[[int, int], int] | None = None,
+               score_of: Callable[[Any, int], Any] | None = None):
     """Return a decorator giving a scoring function its vectorised form, used by `from_function`.
 
-    ``keys(secret_rows, guess_rows, n_tokens) -> int64[len(guess_rows), len(secret_rows)]`` reads
-    the sequences as rows of token numbers (0 .. n_tokens-1, the same token the same number) and
-    returns, for each pair, a number that is equal exactly when the scores are equal.
+    ``keys(secret_rows, guess_rows, n_tokens)`` reads the sequences as rows of token numbers (0 ..
+    n_tokens-1, the same token the same number) and returns, for each pair, a number (an
+    int64[len(guess_rows), len(secret_rows)]) or a row of numbers (an array of one more axis,
+    compared whole) that is equal exactly when the scores are equal. ``pair_bytes(length,
+    n_tokens)``: the most memory it takes per pair (default ``8 * length * max(length,
+    n_tokens)``); `from_function` calls it on blocks of at most BLOCK_BYTES (64 MB) of pairs, and
+    refuses sequences whose single pair needs more. ``score_of(key, length)``: the score a key stands
+    for (a key: an int, or a 1-D array for a row), the function's own object; without it the
+    function is called on the first pair of each score.
     """
     def attach(score: Score) -> Score:
         score.vectorised = keys
+        score.pair_bytes = pair_bytes or _default_pair_bytes
+        score.score_of = score_of
         return score
 
     return attach
@@ -85,21 +102,102 @@ def _pluck(token: Any, pool: list) -> bool:
     return False
 
 
-def _counts(rows: np.ndarray, n_tokens: int) -> np.ndarray:
-    """Return int32[n, n_tokens]: how many times each token occurs in each row."""
-    out = np.zeros((rows.shape[0], n_tokens), np.int32)
-    np.add.at(out, (np.arange(rows.shape[0])[:, None], rows), 1)
+def _counter(tokens: list, others: list) -> Counter | None:
+    """Return the multiset of `tokens`, or None unless every token of both lists is hashable and
+    equal to itself (then counting by hash agrees with comparing by ==; else `_pluck` compares)."""
+    try:
+        if not all(t == t for t in tokens) or not all(t == t for t in others):
+            return None
+        counts = Counter(tokens)
+        for token in others:
+            hash(token)
+    except TypeError:
+        return None
+    return counts
+
+
+def _runs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return (order, sorted tokens, run start, run end) of each row: the positions sorted by token
+    (stable: in place order within a token), and for each sorted position the first and the last
+    sorted position of its token's run. All int64[n, L]: memory linear in the row length."""
+    order = np.argsort(rows, axis=1, kind="stable")
+    tokens = np.take_along_axis(rows, order, 1).astype(np.int64)
+    length = rows.shape[1]
+    place = np.arange(length, dtype=np.int64)
+    new = np.ones(tokens.shape, dtype=bool)
+    new[:, 1:] = tokens[:, 1:] != tokens[:, :-1]
+    start = np.maximum.accumulate(np.where(new, place, 0), axis=1)
+    last = np.ones(tokens.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    end = np.minimum.accumulate(np.where(last, place, length - 1)[:, ::-1], axis=1)[:, ::-1]
+    return order, tokens, start, end
+
+
+def _occurrences(rows: np.ndarray) -> np.ndarray:
+    """Return int64[n, L]: at each position, how many earlier positions of the row hold its token."""
+    order, _, start, _ = _runs(rows)
+    out = np.empty(rows.shape, dtype=np.int64)
+    np.put_along_axis(out, order, np.arange(rows.shape[1], dtype=np.int64) - start, 1)
     return out
+
+
+def _count_in(secrets: np.ndarray, queries: np.ndarray, radix: int) -> np.ndarray:
+    """Return int64[g, s, L]: how many times each value of ``queries[g, :, L]`` (0 .. radix-1) occurs
+    in secret row s, by binary search in the secrets' sorted rows laid end to end (each row's
+    values offset by radix times its number), never a [pairs, L, L] or [pairs, radix] array."""
+    offset = np.arange(secrets.shape[0], dtype=np.int64)[:, None] * radix
+    flat = (np.sort(secrets.astype(np.int64), axis=1) + offset).ravel()
+    where = queries[:, None, :] + offset[None, :, :]
+    return np.searchsorted(flat, where, "right") - np.searchsorted(flat, where, "left")
 
 
 def _bulls_cows_keys(secrets: np.ndarray, guesses: np.ndarray, n_tokens: int) -> np.ndarray:
     length = secrets.shape[1]
     bulls = (guesses[:, None, :] == secrets[None, :, :]).sum(-1, dtype=np.int64)
-    matches = np.minimum(_counts(guesses, n_tokens)[:, None, :], _counts(secrets, n_tokens)[None, :, :]).sum(-1)
+    # the k-th copy of a token is a value of its own: common tokens (a multiset) are common values
+    radix = n_tokens * length
+    copies = lambda rows: rows.astype(np.int64) + n_tokens * _occurrences(rows)  # noqa: E731
+    matches = _count_in(copies(secrets), copies(guesses), radix).sum(-1)
     return bulls * (length + 1) + matches - bulls
 
 
-@vectorised(_bulls_cows_keys)
+def _bulls_cows_bytes(length: int, n_tokens: int) -> int:
+    return 48 * length + 64  # a bool, three int64 arrays and the binary searches' results per token
+
+
+def _wordle_keys(secrets: np.ndarray, guesses: np.ndarray, n_tokens: int) -> np.ndarray:
+    """Return the marks of every pair as a base-3 number (up to 39 tokens), else as a row of marks.
+
+    In each guess's positions sorted by token, a non-bull position is a cow when fewer earlier
+    non-bulls of its token come before it than the secret holds copies of that token not matched
+    by a bull: cumulative sums along the runs, linear in the length per pair."""
+    length = secrets.shape[1]
+    order, tokens, start, end = _runs(guesses)
+    bull = np.take_along_axis(guesses[:, None, :] == secrets[None, :, :], order[:, None, :], 2)  # [g, s, sorted]
+    cum = np.cumsum(bull, axis=2, dtype=np.int64)
+    at = lambda values, index: np.take_along_axis(values, np.broadcast_to(index[:, None, :], values.shape), 2)  # noqa: E731
+    bulls_of_token = at(cum, end) - at(cum, start) + at(bull, start)
+    non_bulls_before = np.arange(length, dtype=np.int64) - cum + bull  # before each sorted position, all runs
+    rank = non_bulls_before - at(non_bulls_before, start)  # ... in its own token's run
+    available = _count_in(secrets, tokens, n_tokens) - bulls_of_token
+    marks = 2 * bull + (~bull & (rank < available))  # [g, s, sorted]
+    if length <= MAX_INT_KEY_LENGTH:
+        return (marks * 3 ** order[:, None, :].astype(np.int64)).sum(-1)
+    out = np.empty(marks.shape, dtype=np.int8)
+    np.put_along_axis(out, np.broadcast_to(order[:, None, :], marks.shape), marks.astype(np.int8), 2)
+    return out
+
+
+def _wordle_bytes(length: int, n_tokens: int) -> int:
+    return 120 * length + 64  # two bools, about a dozen int64 arrays and the marks per token
+
+
+def _bulls_cows_of(key: int, length: int) -> tuple[int, int]:
+    bulls, cows = divmod(int(key), length + 1)
+    return bulls, cows
+
+
+@vectorised(_bulls_cows_keys, _bulls_cows_bytes, _bulls_cows_of)
 def score_bulls_cows(secret: Sequence, guess: Sequence) -> tuple[int, int]:
     """Return (bulls, cows): bulls are equal tokens in the same place, cows the other common tokens.
 
@@ -108,31 +206,58 @@ def score_bulls_cows(secret: Sequence, guess: Sequence) -> tuple[int, int]:
     """
     secret, guess = _pair(secret, guess)
     bulls = sum(bool(s == g) for s, g in zip(secret, guess))
+    counts = _counter(secret, guess)
+    if counts is not None:
+        return bulls, sum((counts & Counter(guess)).values()) - bulls
     pool = list(secret)
     matches = sum(_pluck(g, pool) for g in guess)
     return bulls, matches - bulls
 
 
-def _wordle_keys(secrets: np.ndarray, guesses: np.ndarray, n_tokens: int) -> np.ndarray:
-    length = secrets.shape[1]
-    same = guesses[:, None, :, None] == secrets[None, :, None, :]  # [g, s, guess pos i, secret pos k]
-    bull = np.diagonal(same, axis1=2, axis2=3)  # [g, s, i]
-    # secret tokens left for cows at each guess position, and earlier non-bull copies of its token
-    available = (same & ~bull[:, :, None, :]).sum(-1)
-    earlier = (guesses[:, :, None] == guesses[:, None, :]) & np.tri(length, k=-1, dtype=bool)  # [g, i, j<i]
-    rank = (earlier[:, None, :, :] & ~bull[:, :, None, :]).sum(-1)
-    marks = 2 * bull + (~bull & (rank < available))  # left to right, cows while tokens remain
-    return (marks * 3 ** np.arange(length, dtype=np.int64)).sum(-1)
+def _wordle_of(key, length: int) -> tuple["Mark", ...]:
+    if isinstance(key, np.ndarray):  # a row of marks
+        return tuple(map(_MARK_BY_NUMBER.__getitem__, key.tolist()))
+    marks, key = [], int(key)
+    for _ in range(length):
+        key, mark = divmod(key, 3)
+        marks.append(_MARK_BY_NUMBER[mark])
+    return tuple(marks)
 
 
-@vectorised(_wordle_keys)
+@vectorised(_wordle_keys, _wordle_bytes, _wordle_of)
 def score_wordle(secret: Sequence, guess: Sequence) -> tuple[Mark, ...]:
     """Return one `Mark` per guess position: bulls first, then cows left to right while unused
     secret tokens remain, the rest misses ("alpha" vs "aaabb": BULL, COW, MISS, MISS, MISS)."""
     secret, guess = _pair(secret, guess)
     pool = [s for s, g in zip(secret, guess) if s != g]
-    return tuple(Mark.BULL if s == g else Mark.COW if _pluck(g, pool) else Mark.MISS
-                 for s, g in zip(secret, guess))
+    left = _counter(pool, guess)
+    if left is None:
+        return tuple(Mark.BULL if s == g else Mark.COW if _pluck(g, pool) else Mark.MISS
+                     for s, g in zip(secret, guess))
+    marks = []
+    for s, g in zip(secret, guess):
+        if s == g:
+            marks.append(Mark.BULL)
+        elif left[g] > 0:
+            left[g] -= 1
+            marks.append(Mark.COW)
+        else:
+            marks.append(Mark.MISS)
+    return tuple(marks)
+
+
+_MARK_BY_NUMBER = (Mark.MISS, Mark.COW, Mark.BULL)  # the numbers of `_wordle_keys`
+_MARK_REPR = {id(mark): repr(mark) for mark in Mark}
+
+
+def _repr(value: Any) -> str:
+    """Return repr(value), fast for a tuple of Marks (repr of an Enum member runs Python code)."""
+    if type(value) is tuple and len(value) > 1:
+        try:
+            return "(" + ", ".join(map(_MARK_REPR.__getitem__, map(id, value))) + ")"
+        except KeyError:  # not all Marks
+            pass
+    return repr(value)
 
 
 # -- tabulating a scoring function ------------------------------------------------------------
@@ -166,6 +291,14 @@ def _key(value: Any) -> Any:
         return value
     except TypeError:
         return _frozen(value)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        _key(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _distinct(items: Iterable, what: str) -> dict:
@@ -227,32 +360,71 @@ def _token_rows(items: Sequence) -> tuple[np.ndarray, int] | None:
     return np.array(rows, dtype=np.int32), len(numbers)
 
 
-def _first_pairs_by_keys(keys_of, items, target_index, out: np.ndarray) -> list[tuple[int, int]] | None:
-    """Fill `out` with codes from the vectorised `keys_of`; return the first (row, target) of each code."""
+def _size(count: int) -> str:
+    return f"{count / MB:.1f} MB" if count >= MB else f"{count} bytes"
+
+
+def _blocks(n_guesses: int, n_targets: int, per_pair: int, what: str) -> Iterator[tuple[slice, slice]]:
+    """Yield (guess rows, targets) blocks of at most BLOCK_BYTES of pairs at `per_pair` bytes each, in
+    guess-major order (whole rows of targets when a row fits, else a row cut into pieces).
+    ValueError stating the limits when a single pair takes more."""
+    if per_pair > BLOCK_BYTES:
+        raise ValueError(f"{what} needs {_size(per_pair)} per pair of sequences, more than the "
+                         f"{_size(BLOCK_BYTES)} of a block (generic.BLOCK_BYTES): use shorter sequences")
+    pairs = max(1, BLOCK_BYTES // max(1, per_pair))
+    cut = min(n_targets, pairs)
+    rows = max(1, pairs // n_targets) if cut == n_targets else 1
+    for g in range(0, n_guesses, rows):
+        for t in range(0, n_targets, cut):
+            yield slice(g, g + rows), slice(t, t + cut)
+
+
+def _first_pairs_by_keys(score: Score, items, target_index, out: np.ndarray) -> tuple[list, list | None] | None:
+    """Fill `out` with codes from the vectorised form of `score`; return the first (row, target) of
+    each code and, when the form has `score_of`, each code's score (else None); None if the items are
+    no sequences of one length of hashable tokens. Blocks of pairs take at most BLOCK_BYTES (by the
+    form's `pair_bytes`)."""
     tokens = _token_rows(items)
     if tokens is None:
         return None
     rows, n_tokens = tokens
     secrets = rows[target_index]
     n_targets, length = secrets.shape
-    block = max(1, BLOCK_ELEMENTS // (n_targets * length * max(length, n_tokens)))
-    index: dict[int, int] = {}
-    first: list[tuple[int, int]] = []
-    for start in range(0, rows.shape[0], block):
-        keys = np.asarray(keys_of(secrets, rows[start:start + block], n_tokens)).ravel()
-        values, where, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        for i in np.argsort(where, kind="stable"):  # new codes in order of first appearance
-            if index.setdefault(int(values[i]), len(index)) == len(first):
-                first.append((start + int(where[i]) // n_targets, int(where[i]) % n_targets))
-        codes = np.array([index[int(v)] for v in values], dtype=np.int64)
-        out[start:start + block] = codes[inverse.ravel()].reshape(-1, n_targets)
-    return first
-
-
-def _first_pairs_by_calls(score: Score, items, targets, out: np.ndarray) -> list[tuple[int, int]]:
-    """Fill `out` with codes from calls of `score`; return the first (row, target) of each code."""
+    keys_of = score.vectorised
+    per_pair = int(getattr(score, "pair_bytes", _default_pair_bytes)(length, n_tokens))
+    what = f"the vectorised form of {excerpt(score)} on sequences of {length} tokens ({n_tokens} distinct)"
     index: dict = {}
     first: list[tuple[int, int]] = []
+    row_type = None  # the dtype of a row key
+    for guesses, targets in _blocks(rows.shape[0], n_targets, per_pair, what):
+        keys = np.asarray(keys_of(secrets[targets], rows[guesses], n_tokens))
+        width = keys.shape[1]
+        if keys.ndim > 2:  # a row of numbers per pair: compared as its bytes
+            flat = np.ascontiguousarray(keys.reshape(keys.shape[0] * width, -1))
+            row_type = flat.dtype
+            keys = flat.view(np.dtype((np.void, flat.shape[1] * flat.itemsize))).ravel()
+            name = bytes
+        else:
+            keys = keys.ravel()
+            name = int
+        values, where, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        for i in np.argsort(where, kind="stable"):  # new codes in order of first appearance
+            if index.setdefault(name(values[i]), len(index)) == len(first):
+                first.append((guesses.start + int(where[i]) // width, targets.start + int(where[i]) % width))
+        codes = np.array([index[name(v)] for v in values], dtype=np.int64)
+        out[guesses, targets] = codes[inverse.ravel()].reshape(-1, width)
+    score_of = getattr(score, "score_of", None)
+    if score_of is None:
+        return first, None
+    return first, [score_of(key if row_type is None else np.frombuffer(key, row_type), length) for key in index]
+
+
+def _first_pairs_by_calls(score: Score, items, targets, out: np.ndarray) -> tuple[list[tuple[int, int]], list]:
+    """Fill `out` with codes from calls of `score`; return the first (row, target) of each code and
+    the score it got there."""
+    index: dict = {}
+    first: list[tuple[int, int]] = []
+    scores: list = []
     for g, guess in enumerate(items):
         row = []
         for t, secret in enumerate(targets):
@@ -263,9 +435,33 @@ def _first_pairs_by_calls(score: Score, items, targets, out: np.ndarray) -> list
                 raise ValueError(f"scores must be hashable (lists are taken as tuples), got {excerpt(value)}") from None
             if code == len(first):
                 first.append((g, t))
+                scores.append(value)
             row.append(code)
         out[g] = row
-    return first
+    return first, scores
+
+
+CHECKED_PAIRS = 64  # pairs scored again, beyond the first of each score, to catch a nondeterministic function
+
+
+def _check_deterministic(score: Score, table: np.ndarray, first, scores: list, items, targets,
+                         spread: bool) -> None:
+    """Score again the first pair of each code (and, with `spread`, CHECKED_PAIRS pairs spread over
+    the table, which the calls filled); raise ValueError naming a pair whose score changed from one
+    call to the next."""
+    n_guesses, n_targets = table.shape
+    count = min(CHECKED_PAIRS, n_guesses * n_targets) if spread else 0
+    others = np.linspace(0, n_guesses * n_targets - 1, count).astype(np.int64)
+    for g, t in [*first, *((int(i) // n_targets, int(i) % n_targets) for i in others)]:
+        again = score(targets[t], items[g])
+        try:
+            same = _key(again) == _key(scores[table[g, t]])
+        except TypeError:  # unhashable this time
+            same = False
+        if not same:
+            raise ValueError(f"the scoring function {excerpt(score)} is not deterministic: "
+                             f"score({excerpt(targets[t])}, {excerpt(items[g])}) gave "
+                             f"{excerpt(scores[table[g, t]])}, then {excerpt(again)}")
 
 
 def _check_win(table: np.ndarray, target_index: np.ndarray, scores: list, items, targets) -> int:
@@ -327,6 +523,35 @@ def from_function(targets: Iterable, guesses: Iterable | None, score: Score, *, 
     return game
 
 
+def _content_digest(table: np.ndarray, scores: list) -> str:
+    """Return the sha256 of the table's bytes and repr(scores), the repr fed score by score (the
+    whole text of long scores would take gigabytes)."""
+    digest = hashlib.sha256(table.tobytes())
+    digest.update(b"[")
+    for number, value in enumerate(scores):
+        digest.update(((", " if number else "") + _repr(value)).encode())
+    digest.update(b"]")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Encoder:
+    """A tabulated game's `encode`: score -> code (a plain object, so that the game pickles)."""
+
+    code_of: dict
+    win: Any
+    game: str
+
+    def __call__(self, value: Any) -> int:
+        try:
+            code = self.code_of.get(_key(value))
+        except TypeError:  # unhashable
+            code = None
+        if code is None:
+            raise ValueError(f"not a score of {self.game}: {excerpt(value)} (a correct guess scores {excerpt(self.win)})")
+        return code
+
+
 def _tabulate(items: list, targets: list, item_keys: list, target_keys: list, score: Score, name: str,
               variant: str | None) -> FunctionGame:
     """Return the game of `score` over distinct guesses `items` and targets (a subset of them)."""
@@ -339,30 +564,32 @@ def _tabulate(items: list, targets: list, item_keys: list, target_keys: list, sc
     rows[:, 0] = -1
     rows[target_index, 0] = np.arange(len(targets))
     table = rows[:, 1:]
-    keys_of = getattr(score, "vectorised", None)
-    first = _first_pairs_by_keys(keys_of, items, target_index, table) if keys_of is not None else None
-    if first is None:
-        first = _first_pairs_by_calls(score, items, targets, table)
-    scores = [score(targets[t], items[g]) for g, t in first]  # the function's own object per code
-    code_of = {_key(value): code for code, value in enumerate(scores)}
-    if len(code_of) != len(scores):
-        raise RuntimeError(f"the vectorised form of {excerpt(score)} tells apart equal scores")
+    found = _first_pairs_by_keys(score, items, target_index, table) if hasattr(score, "vectorised") else None
+    by_calls = found is None
+    if by_calls:
+        first, scores = _first_pairs_by_calls(score, items, targets, table)
+    else:
+        first, scores = found
+        if scores is None:  # the function's own object per code
+            scores = [score(targets[t], items[g]) for g, t in first]
+    try:
+        code_of = {_key(value): code for code, value in enumerate(scores)}
+    except TypeError:
+        raise ValueError(f"scores must be hashable (lists are taken as tuples), got "
+                         f"{excerpt(next(v for v in scores if not _hashable(v)))}") from None
+    if len(code_of) != len(scores):  # (never by calls) the scores of two codes are equal, or a call changed
+        _check_deterministic(score, table, first, scores, items, targets, False)
+        raise ValueError(f"the vectorised form of {excerpt(score)} tells apart equal scores: it does not match "
+                         f"the function")
+    if by_calls:
+        _check_deterministic(score, table, first, scores, items, targets, True)
     if len(scores) > 1 << 16:
         raise ValueError(f"{len(scores)} distinct scores: a game has at most {1 << 16}")
     win = _check_win(table, target_index, scores, items, targets)
     labels = _labels(items)
-    content = hashlib.sha256(table.tobytes() + repr(scores).encode()).hexdigest()
+    content = _content_digest(table, scores)
     variant = variant or hashlib.sha256(f"{content}|{labels}|{target_index.tolist()}".encode()).hexdigest()[:10]
-
-    def encode(value: Any) -> int:
-        try:
-            code = code_of.get(_key(value))
-        except TypeError:  # unhashable
-            code = None
-        if code is None:
-            raise ValueError(f"not a score of {name}-{variant}: {excerpt(value)} "
-                             f"(a correct guess scores {excerpt(scores[win])})")
-        return code
+    encode = _Encoder(code_of, scores[win], f"{name}-{variant}")
 
     return FunctionGame(
         name=name, variant=variant, rows=rows, labels=labels, target_index=target_index,

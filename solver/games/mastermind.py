@@ -78,7 +78,7 @@ def game(pegs: int = PEGS, colours: int = COLOURS) -> Game:
         # permuting pegs and colours keeps the feedback (solver.core.symmetry)
         canonical=partial(canonical_guesses, rows, colours) if pegs <= MAX_POSITIONS else None,
         feedback_help=FEEDBACK_HELP,
-    )
+    ).made_by(game, pegs, colours)
 
 
 def feedback(secret: str, guess: str) -> tuple[int, int]:

@@ -30,11 +30,11 @@ from solver.games.wordlists import (
     builtin_guesses,
     check_length,
     check_lists,
-    check_subset,
     check_word,
-    normalise,
     nyt_answers,
     nyt_guesses,
+    word_lists,
+    word_tuple,
 )
 
 MARKS = "RYG"
@@ -182,42 +182,59 @@ def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
     return hashlib.sha256(("\n".join(answers) + "|" + "\n".join(guesses)).encode()).hexdigest()[:10]
 
 
-@lru_cache(maxsize=8)
-def game(hard: bool = False, answers: tuple[str, ...] | None = None, guesses: tuple[str, ...] | None = None,
+def game(hard: bool = False, answers: Sequence[str] | None = None, guesses: Sequence[str] | None = None,
          answers_only: bool = False, size: int | None = None, lists: str = "original") -> Game:
     """Return Wordle on the built-in lists of `size`-letter words (4 to 9; default 5: the original
-    lists), or on given upper-case sorted lists (of `size` letters when given).
+    lists), or on the user's lists (any case and order; of `size` letters when given, else of the
+    first word's length, at most 10).
 
     With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
     `answers_only` restricts the guesses to the built-in answers (variant "answers-only", 2315x2315,
     for players who only guess possible answers); it takes neither `hard` nor word lists.
     `lists="nyt"`: the NYT's lists instead of the original ones (3158 answers, 14855 guesses).
     Variants: "normal", "hard", "answers-only", followed by the size when it is not 5 ("hard6"), or
-    "-nyt" ("hard-nyt"); the user's lists: "-" and a hash of them.
+    "-nyt" ("hard-nyt"); the user's lists: "-" and a hash of them. The lists are checked by
+    `solver.games.wordlists.word_lists`, as every entry point's are: WordListError (a ValueError)
+    naming the list and the word otherwise.
     """
+    for flag, value in (("hard", hard), ("answers_only", answers_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {excerpt(value)}")
+    answers, guesses = word_tuple(answers, "answer list"), word_tuple(guesses, "guess list")
+    try:
+        hash((answers, guesses, size, lists))
+    except TypeError:  # a word (or an argument) that is no string: the checks name it
+        check_lists(lists)
+        if answers is None and guesses is None:
+            check_length(size)
+        else:
+            word_lists(answers, guesses, size)
+        raise
+    return _game(bool(hard), answers, guesses, bool(answers_only), size, lists)
+
+
+@lru_cache(maxsize=8)
+def _game(hard: bool, answers: tuple | None, guesses: tuple | None, answers_only: bool, size: int | None,
+          lists: str) -> Game:
+    call = (hard, answers, guesses, answers_only, size, lists)  # what a pickle of the game holds (Game.made_by)
     if answers_only and (hard or answers is not None or guesses is not None):
         raise ValueError("the answers-only variant takes neither hard mode nor word lists")
     mode = "answers-only" if answers_only else "hard" if hard else "normal"
     if check_lists(lists) == "nyt":
         if answers_only or answers is not None or guesses is not None or size not in (None, DEFAULT_LENGTH):
             raise ValueError("the NYT lists are lists of their own: no --answers, --guesses, --size or answers-only")
-        return _make(hard, nyt_answers(), nyt_guesses(), f"{mode}-nyt", f"{_title(mode, 5, None)} (NYT lists)")
+        return _make(hard, nyt_answers(), nyt_guesses(), f"{mode}-nyt",
+                     f"{_title(mode, 5, None)} (NYT lists)").made_by(game, *call)
     builtin = answers is None and guesses is None
     if builtin or answers_only:
         size = check_length(DEFAULT_LENGTH if size is None else size)
-    if answers_only:
-        guesses = builtin_answers(size)
-    if guesses is None:  # the user's answers with the built-in guesses of their length
-        guesses = builtin_guesses(size or (len(answers[0]) if answers else DEFAULT_LENGTH))
-    guesses = tuple(guesses)
-    answers = tuple(answers) if answers is not None else (builtin_answers(size) if builtin else guesses)
-    if size is not None and len(guesses[0]) != size:
-        raise ValueError(f"the word lists have {len(guesses[0])}-letter words, not {size} letters (--size)")
-    check_subset(answers, guesses)
+        answers, guesses = builtin_answers(size), builtin_answers(size) if answers_only else builtin_guesses(size)
+    else:
+        answers, guesses = word_lists(answers, guesses, size)
     length = len(guesses[0])
     variant = (mode if length == DEFAULT_LENGTH else f"{mode}{length}") if builtin else f"{mode}-{_list_hash(answers, guesses)}"
     return _make(hard, answers, guesses, variant,
-                 _title(mode, length, None if builtin else (len(answers), len(guesses))))
+                 _title(mode, length, None if builtin else (len(answers), len(guesses)))).made_by(game, *call)
 
 
 def _make(hard: bool, answers: tuple[str, ...], guesses: tuple[str, ...], variant: str, title: str) -> Game:
@@ -264,14 +281,8 @@ def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
     (see `game`). `size` 4 to 9 picks the built-in lists of that word length. `lists="nyt"`: the
     NYT's lists (3158 answers, 14855 guesses) instead of the original ones.
     """
-    for flag, value in (("hard", hard), ("answers_only", answers_only)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{flag} must be True or False, got {excerpt(value)}")
-    hard, answers_only = bool(hard), bool(answers_only)
     check_length(size)
-    norm = lambda words, name: None if words is None else normalise(words, name, size)
-    chosen = game(hard, norm(answers, "answer list"), norm(guesses, "guess list"), answers_only, size, lists)
-    text, state = get_solver(chosen).initial_guess()
+    text, state = get_solver(game(hard, answers, guesses, answers_only, size, lists)).initial_guess()
     return text, state
 
 

