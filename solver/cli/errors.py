@@ -120,4 +120,4 @@ def domain_errors() -> Iterator[None]:
     except BrokenPipeError:  # our standard output was closed: not an error (see `closed_output`)
         raise
     except OSError as err:
-        fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
+        fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))  # a full disk names the file

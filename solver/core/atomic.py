@@ -4,8 +4,9 @@ What an output path may be, and what happens to it:
 
 * a regular file, or none yet: the content is written to a temporary file beside it,
   ``.<name>.<pid>.<random>.tmp``, then renamed over it, so an interrupted run leaves the old file
-  whole (a killed process may leave the temporary file: readers ignore it, and the pipeline removes
-  stale ones of its artifacts folder, `pipeline.cleanup`). An existing file keeps its permission bits
+  whole (a killed process may leave the temporary file: readers ignore it, the pipeline removes
+  stale ones of its artifacts folder, `pipeline.cleanup`, and `remove_stale_temporaries` those of
+  one file, which the `wordle` program calls for its state file when it starts). An existing file keeps its permission bits
   (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
   write permission for us, or no write bit at all) is refused, not replaced, as editors do.
 * a symbolic link is followed, as editors do: its target is replaced (or created), the link stays.
@@ -16,7 +17,8 @@ What an output path may be, and what happens to it:
   asks for it (``parents=True``).
 
 Errors are OSError naming the path as the caller gave it (never the temporary file) with a short
-reason, which `solver.cli.main.domain_errors` prints as ``error: PATH: reason``. `check_writable` makes
+reason, which `solver.cli.main.domain_errors` prints as ``error: PATH: reason``; so does a write that
+fails without naming a file (a full disk, ENOSPC), and the old file stays whole. `check_writable` makes
 the same checks without writing anything: commands call it before the work whose result they save.
 """
 from __future__ import annotations
@@ -24,8 +26,10 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import stat
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,11 +89,17 @@ def _plan(path: Path, parents: bool) -> _Plan:
     return _Plan(False, target, stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid))
 
 
-def _name_the_path(err: OSError, tmp: str, path: Path) -> None:
-    """Make an error about the temporary file name the caller's path instead."""
-    if tmp in (str(err.filename), str(err.filename2)):
+def _name_the_path(err: OSError, tmp: str | None, path: Path) -> None:
+    """Make an error about the temporary file name the caller's path instead; and an error that names
+    no file (a write failing: a full disk, ENOSPC; a quota; an I/O error) name the path written."""
+    if tmp is not None and tmp in (str(err.filename), str(err.filename2)):
         err.filename, err.filename2 = str(path), None
-    err.args = tuple(a.replace(tmp, str(path)) if isinstance(a, str) else a for a in err.args)
+    elif err.filename is None:
+        if err.strerror is None:  # e.g. pyarrow's OSError(message): its text is the reason
+            err.strerror = str(err) or type(err).__name__
+        err.filename = str(path)
+    if tmp is not None:
+        err.args = tuple(a.replace(tmp, str(path)) if isinstance(a, str) else a for a in err.args)
 
 
 def check_writable(path: str | Path, parents: bool = False) -> None:
@@ -113,7 +123,11 @@ def replacing(path: str | Path, parents: bool = False) -> Iterator[Path]:
     path = Path(path)
     plan = _plan(path, parents)
     if plan.through:
-        yield path
+        try:
+            yield path
+        except OSError as err:
+            _name_the_path(err, None, path)
+            raise
         return
     if parents:
         plan.target.parent.mkdir(parents=True, exist_ok=True)
@@ -167,6 +181,69 @@ def locked(path: str | Path) -> Iterator[None]:
     finally:
         os.unlink(lock)
         os.close(fd)  # releases the lock
+
+
+STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it (as pipeline.cleanup)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # someone else's process; or no such pid
+        return True
+    return True
+
+
+def _started(pid: int) -> float | None:
+    """Return when process `pid` started (seconds since the epoch, to a second), or None if unknown
+    (no /proc: not Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        with open("/proc/stat") as lines:
+            boot = next(int(line.split()[1]) for line in lines if line.startswith("btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime, in clock ticks
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def remove_stale_temporaries(path: str | Path, max_age: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files `replacing` left beside `path` (``.<name>.<pid>.<random>.tmp``, the
+    name of the file a symbolic link points to) when no running writer will finish them: their
+    writer process is gone (killed during a write), or started after the file was last written (its
+    pid reused), or they were untouched for `max_age` seconds. This process's own are kept unless they
+    predate it (a thread may be writing). Return the paths removed; a folder that cannot be read
+    removes none."""
+    target = Path(os.path.realpath(path))
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(?P<pid>\d+)\.[A-Za-z0-9_]{{8}}\.tmp")
+    removed = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = int(match["pid"])
+        try:
+            written = entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        alive = _alive(pid)
+        started = _started(pid) if alive else None
+        old = now - written > max_age and pid != os.getpid()  # this process's own: only if they predate it
+        if old or not alive or (started is not None and written < started - 1):
+            try:
+                os.unlink(entry.path)
+            except FileNotFoundError:  # another run removed it first
+                continue
+            except OSError:  # not ours to remove: left as it is
+                continue
+            removed.append(Path(entry.path))
+    return removed
 
 
 def write_text(path: str | Path, text: str, parents: bool = False) -> None:

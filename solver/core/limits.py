@@ -54,7 +54,8 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _size(count: int) -> str:
+def size_text(count: int) -> str:
+    """Return a size for messages: "256 MB", or "1000 bytes" below a megabyte."""
     return f"{count / MB:.0f} MB" if count >= MB else f"{count} bytes"
 
 
@@ -74,7 +75,7 @@ def read_text(path: str | os.PathLike, limit: int, what: str) -> str:
     """
     shown = os.fspath(path)
     name = f"{what} {shown if len(shown) <= PATH_SHOWN else excerpt(shown, PATH_SHOWN)}"
-    too_big = f"{name} is larger than {_size(limit)}, the most a {what} may be"
+    too_big = f"{name} is larger than {size_text(limit)}, the most a {what} may be"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as err:

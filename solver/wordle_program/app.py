@@ -13,10 +13,12 @@ With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N +
 guess scored on every board not solved yet; both UIs show all the boards (see README.md).
 
 Every error ends the program with one line on standard error and a non-zero status: 2 for bad
-arguments, 1 for anything else (files, lists, input), 130 when interrupted. The files read must
+arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
+ends it like Ctrl-C: a state file being saved keeps its old content and no temporary copy). The files read must
 be regular files no larger than their caps (`solver.core.limits`): word lists 16 MB, the state file
 256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
-file is checked for writing before the first game and written by `solver.core.atomic`. Standard
+file is checked for writing before the first game (and the temporary copies a killed run left beside
+it removed), written by `solver.core.atomic`, and never larger than the 256 MB it may be read back. Standard
 output closed early (`wordle ... | head`) ends the program quietly with status 1.
 """
 from __future__ import annotations
@@ -24,25 +26,40 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
-from solver.core.atomic import check_writable, locked, write_text
+from solver.core.atomic import check_writable, locked, remove_stale_temporaries, write_text
 from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
 from solver.games.boards import MAX_BOARDS
-from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, check_subset, read_word_list
+from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
 from solver.wordle_program.play import NotAnAnswer, Session, check_answers, play, random_answers
 from solver.wordle_program.records import State, load_state, parse_json_object
-from solver.wordle_program.rounds import WordleError, normalise_word
+from solver.wordle_program.rounds import WORD_LENGTH, WordleError, normalise_word
 from solver.wordle_program.terminal import RichUI, TestModeUI
 
 DEFAULT_SEED = 20220123  # -s default: the seed of the specification's example config file
 U64_MAX = 2**64 - 1
+TERMINATED_EXIT = 128 + signal.SIGTERM  # 143, as a shell reports a process ended by SIGTERM
 
 
 class UsageError(Exception):
     """A bad command line (exit status 2)."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (`end_on_sigterm`): raised where the program is, so that every `finally` runs
+    (a state file's temporary copy is removed, the terminal restored); exit status 143."""
+
+
+def end_on_sigterm() -> None:
+    """Make SIGTERM raise `Terminated` in the main thread instead of killing the process outright."""
+    def terminate(signum, frame):
+        raise Terminated(signum)
+
+    signal.signal(signal.SIGTERM, terminate)
 
 
 # ----------------------------------------------------------------------------- options
@@ -158,7 +175,7 @@ def build_session(options: Options) -> Session:
     try:
         answers = builtin_answers() if options.final_set is None else read_word_list(options.final_set)
         acceptable = builtin_guesses() if options.acceptable_set is None else read_word_list(options.acceptable_set)
-        check_subset(answers, acceptable)
+        answers, acceptable = word_lists(answers, acceptable, WORD_LENGTH)  # the library's one check
     except WordListError as err:
         raise WordleError(str(err)) from None
     boards = options.boards
@@ -194,6 +211,7 @@ def build_session(options: Options) -> Session:
             check_writable(path)
         except OSError as err:
             raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
+        remove_stale_temporaries(path)  # what a run killed while saving left beside it
         session.save = lambda game: record_game(path, game)
     return session
 
@@ -207,7 +225,7 @@ def record_game(path: str, game) -> State:
         with locked(path):
             state = load_state(path)
             state.record(game)
-            write_text(path, state.to_json())
+            write_text(path, state.file_text(f"state file {path}"))
     except OSError as err:
         raise WordleError(f"cannot write state file {path}: {err.strerror or err}") from None
     return state
@@ -238,6 +256,8 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
         return _fail(stderr, f"error: {err}", 1)
     except KeyboardInterrupt:
         return _fail(stderr, "interrupted", 130)
+    except Terminated:
+        return _fail(stderr, "terminated", TERMINATED_EXIT)
     except BrokenPipeError:
         raise
     except Exception as err:  # a bug: still one line, never a traceback
@@ -253,11 +273,14 @@ def main() -> None:
     """Console-script entry point."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # undecodable input is an invalid line, not a crash
+    end_on_sigterm()
     try:
         status = run(sys.argv[1:])
     except BrokenPipeError:  # standard output closed early (e.g. piped into head)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 1
+    except Terminated:  # between run's own handlers
+        status = TERMINATED_EXIT
     sys.exit(status)
 
 

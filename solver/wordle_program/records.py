@@ -4,6 +4,7 @@ from __future__ import annotations
 import errno
 import gc
 import json
+import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from pathlib import Path
 from sys import intern
 from typing import Callable, Iterable, Iterator
 
-from solver.core.limits import STATE_LIMIT, InputFileError, read_text
+from solver.core.limits import STATE_LIMIT, InputFileError, excerpt, read_text, size_text
 from solver.wordle_program.rounds import MAX_GUESSES, MultiRound, Round, WordleError
 
 TOP_WORDS = 5  # the most used guesses the statistics show
@@ -108,8 +109,19 @@ class State:
         self.total_rounds += 1
 
     def to_json(self) -> str:
-        """Return the state file's text: compact JSON (no indentation), one line and a newline."""
+        """Return the state file's text: compact JSON (no indentation), one line and a newline; ASCII
+        (the other characters escaped), so its length is its size in bytes."""
         return json.dumps({"total_rounds": self.total_rounds, "games": self.games}, separators=(",", ":")) + "\n"
+
+    def file_text(self, name: str = "state file") -> str:
+        """Return `to_json`, or WordleError if that is larger than a state file may be (STATE_LIMIT,
+        256 MB, what `load_state` reads): a file the next run would refuse is never written."""
+        text = self.to_json()
+        if len(text) > STATE_LIMIT:
+            raise WordleError(f"{name} would be {len(text):,} bytes with this game, more than the "
+                              f"{size_text(STATE_LIMIT)} a state file may be (the most the program reads back): "
+                              f"not written; move it aside to start a new one")
+        return text
 
 
 @contextmanager
@@ -207,10 +219,29 @@ def parse_state(text: str, name: str = "state file") -> State:
             answers = game.get("answers", [])
             if not isinstance(answers, list) or not all(isinstance(word, str) for word in answers):
                 raise WordleError(f'{name}: game {number}: "answers" must be a list of strings')
+    if _SURROGATE.search(text):  # a JSON escape of half a UTF-16 pair: maybe a string that is not text
+        _check_text(games, name)
     total = data.get("total_rounds", len(games))
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
         raise WordleError(f'{name}: "total_rounds" must be a non-negative integer')
     return State(total, games)
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # \uD800 to \uDFFF (read_text refused raw ones: not UTF-8)
+
+
+def _check_text(games: list, name: str) -> None:
+    """Raise WordleError naming the first word of `games` holding a lone surrogate (an escape such as
+    \\ud800 without its pair): not text, which no output could print."""
+    for number, game in enumerate(games, start=1):
+        for key in ("answer", "guesses", "answers"):
+            words = game.get(key, [])
+            for word in [words] if isinstance(words, str) else words:
+                try:
+                    word.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise WordleError(f'{name}: game {number}: "{key}" holds {excerpt(word)}, which is not text '
+                                      f"(a lone UTF-16 surrogate)") from None
 
 
 def load_state(path: str | Path) -> State:
