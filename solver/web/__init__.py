@@ -2,9 +2,11 @@
 
 The server keeps no per-user state: the history travels in every request, so any number of workers
 can serve it; pure results are memoised per (game, variant, history) in `service`. Layout:
-`app.create_app()` builds the application (the API under /api, JSON errors, a 64 KB body limit, the
-page from `static/` at /), `api` holds the thin endpoints, `models` the request and response shapes
-(documented at /docs and /openapi.json), `service` turns library results into them.
+`app.create_app()` builds the application (the API under /api, JSON errors, a 64 KB body limit and a
+body timeout, relative redirects, the page from `static/` at /), `api` holds the thin endpoints,
+`models` the request and response shapes (documented at /docs and /openapi.json), `service` turns
+library results into them, `admission` bounds the live work (its pool, the limits read from the
+DEDUCE_WEB_* variables) and `server` is uvicorn's protocol with a header timeout.
 
 API contract (JSON bodies; the page in `static/` is written against exactly this):
 
@@ -27,5 +29,6 @@ API contract (JSON bodies; the page in `static/` is written against exactly this
   first, then by candidates left) and its distribution of total guesses.
 
 Errors: `{"error": {"field": str | null, "message": str}}`: 400 malformed JSON, 404 unknown path,
-405 wrong method, 413 a body over 64 KB, 422 a bad field (named like "history[0].feedback").
+405 wrong method, 408 headers or body too slow, 413 a body over 64 KB, 422 a bad field (named like
+"history[0].feedback"), 503 too busy (live pool or connections full; with Retry-After).
 """

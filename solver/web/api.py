@@ -1,16 +1,21 @@
 """The endpoints under /api: thin, each parses its request with `service` and returns its answer.
 
 Answers are pure functions of the request (but for an unseeded /api/random), so they are memoised by
-request (`Answers`): a repeated request is answered on the event loop in microseconds, a new one is
-computed in the thread pool, where a slow live computation holds up no other request.
+request (`Answers`): a repeated request is answered on the event loop in microseconds. A new one is
+first read in the thread pool (its fields parsed, and `service.on_tree` asked whether its history
+follows the precomputed tree); then it is answered there at once if the tree answers it, or else
+handed to the bounded live pool (`admission.LivePool`: the request's app holds it), which refuses it
+with 503 and Retry-After when full. Live, so pooled: a history off the tree (or a variant without
+one), alternatives to rank (`top` > 0), a review. Tree answers never wait for live work.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Union
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
@@ -33,11 +38,21 @@ from solver.web.models import (
 )
 
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
-    (400, "Malformed JSON."), (404, "No such path."), (405, "Wrong method."), (413, "A body over 64 KB."),
-    (422, "A field the game refuses, of the wrong type or missing; `error.field` names it."))}
+    (400, "Malformed JSON."), (404, "No such path."), (405, "Wrong method."),
+    (408, "The body did not arrive in time."), (413, "A body over 64 KB."),
+    (422, "A field the game refuses, of the wrong type or missing; `error.field` names it."),
+    (503, "Too busy with live computations (or connections): ask again after `Retry-After` seconds."))}
 ANSWERS = 1024  # memoised answers
 
 router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A request read: `compute()` gives its answer; `live` when that needs the live pool."""
+
+    live: bool
+    compute: Callable[[], Any]
 
 
 class Answers:
@@ -46,14 +61,17 @@ class Answers:
     def __init__(self, size: int = ANSWERS):
         self.size, self._items, self._lock = size, OrderedDict(), threading.Lock()
 
-    async def get(self, compute: Callable[[Any], Any], request: BaseModel | None = None) -> Any:
-        """Return compute(request): memoised, else computed in the thread pool (errors are not kept)."""
-        key = (compute.__name__, None if request is None else request.model_dump_json())
+    async def get(self, plan: Callable[[Any], Job], request: BaseModel | None, http: Request) -> Any:
+        """Return the answer of `plan(request)`: memoised, else read and (from the tree) answered in the
+        thread pool, else computed in the app's live pool (errors are not kept; admission.Busy when full)."""
+        key = (plan.__name__, None if request is None else request.model_dump_json())
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        value = await run_in_threadpool(compute, request)
+        done, value = await run_in_threadpool(_answer_unless_live, plan, request)
+        if not done:
+            value = await http.app.state.live.run(value.compute)
         with self._lock:
             self._items[key] = value
             while len(self._items) > self.size:
@@ -61,70 +79,85 @@ class Answers:
         return value
 
 
+def _answer_unless_live(plan: Callable[[Any], Job], request: BaseModel | None) -> tuple[bool, Any]:
+    """Return (True, the answer) of a job the tree answers, else (False, the job) for the live pool."""
+    job = plan(request)
+    return (False, job) if job.live else (True, job.compute())
+
+
 answers = Answers()
 
 
 def _history(request, field: str = "history"):
-    """Return (key, steps) of a request's game, variant and history (FieldError naming the field)."""
+    """Return (key, steps) of a request's game, variant and history as written (FieldError naming the
+    field; `service.check_steps` checks them against each other)."""
     key = service.resolve(request.game, request.variant)
-    return key, service.parse_steps(key, [step.model_dump() for step in getattr(request, field)], field)
+    return key, service.read_steps(key, [step.model_dump() for step in getattr(request, field)], field)
 
 
-def _games(_: None) -> dict:
-    return service.games()
+def _games(_: None) -> Job:
+    return Job(False, service.games)
 
 
-def _next(request: NextRequest) -> dict:
-    return service.next_guess(*_history(request), request.top, request.candidates)
+def _next(request: NextRequest) -> Job:
+    key, steps = _history(request)
+    return Job(request.top > 0 or not service.on_tree(key, steps),
+               lambda: service.next_guess(key, service.check_steps(key, steps), request.top, request.candidates))
 
 
-def _candidates(request: CandidatesRequest) -> dict:
-    return service.candidates(*_history(request), request.limit)
+def _candidates(request: CandidatesRequest) -> Job:
+    key, steps = _history(request)
+    return Job(not service.on_tree(key, steps),
+               lambda: service.candidates(key, service.check_steps(key, steps), request.limit))
 
 
-def _feedback(request: FeedbackRequest) -> dict:
-    return service.feedback(*_history(request), request.target, request.guess)
+def _feedback(request: FeedbackRequest) -> Job:
+    key, steps = _history(request)
+    return Job(not service.on_tree(key, steps),
+               lambda: service.feedback(key, service.check_steps(key, steps), request.target, request.guess))
 
 
-def _tree(request: TreeRequest) -> dict:
-    return service.tree_view(*_history(request, "path"))
+def _tree(request: TreeRequest) -> Job:
+    key, steps = _history(request, "path")
+    return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")))
 
 
-def _review(request: ReviewRequest) -> dict:
+def _review(request: ReviewRequest) -> Job:
     key = service.resolve(request.game, request.variant)
     history = [step.model_dump() for step in request.history]
-    return service.review(key, service.review_steps(key, history, request.answer, request.guesses))
+    steps, field = service.read_review(key, history, request.answer, request.guesses)
+    return Job(True, lambda: service.review(key, service.check_review(key, steps, field)))
 
 
 @router.get("/games", response_model=GamesResponse, summary="Every game variant")
-async def games() -> dict:
+async def games(http: Request) -> dict:
     """Every registered game variant: its title, sizes, feedback format, an example guess, and whether
     a precomputed tree plays it."""
-    return await answers.get(_games)
+    return await answers.get(_games, None, http)
 
 
 @router.post("/next", response_model=NextResponse, summary="The guess to play")
-async def next_guess(request: NextRequest) -> dict:
+async def next_guess(request: NextRequest, http: Request) -> dict:
     """The solver's guess after the history (from the tree, else computed live), the candidates left,
     why that guess, and the `top` alternatives by expected remaining candidates.
 
     An impossible feedback is refused naming `history[i].feedback`; a guess that Wordle hard mode
     forbids, naming `history[i].guess`.
     """
-    return await answers.get(_next, request)
+    return await answers.get(_next, request, http)
 
 
 @router.post("/candidates", response_model=CandidatesResponse, summary="The answers still possible")
-async def candidates(request: CandidatesRequest) -> dict:
+async def candidates(request: CandidatesRequest, http: Request) -> dict:
     """The number of answers still possible after the history, and the first `limit` of them."""
-    return await answers.get(_candidates, request)
+    return await answers.get(_candidates, request, http)
 
 
 @router.post("/feedback", response_model=FeedbackResponse, summary="Score a guess against a target")
-async def feedback(request: FeedbackRequest) -> dict:
+async def feedback(request: FeedbackRequest, http: Request) -> dict:
     """The feedback `guess` gets when the answer is `target` (the history only serves Wordle hard
     mode's checks)."""
-    return await answers.get(_feedback, request)
+    return await answers.get(_feedback, request, http)
 
 
 @router.get("/random", response_model=RandomResponse, summary="A random possible answer")
@@ -138,15 +171,15 @@ async def random_target(game: Annotated[GameLiteral, Query(description="The game
 
 
 @router.post("/tree", response_model=TreeResponse, summary="A node of the decision tree")
-async def tree(request: TreeRequest) -> dict:
+async def tree(request: TreeRequest, http: Request) -> dict:
     """The node of the precomputed tree that `path` reaches: its guess, candidates, expected and worst
     guesses, its children (the win first, then by candidates left) and how many answers below it need
     each number of guesses. Off the tree, the live guess and no figures."""
-    return await answers.get(_tree, request)
+    return await answers.get(_tree, request, http)
 
 
 @router.post("/review", response_model=ReviewResponse, summary="Review a played game")
-async def review(request: ReviewRequest) -> dict:
+async def review(request: ReviewRequest, http: Request) -> dict:
     """Each guess of a played game against the best guess in its state (`deduce review`): the answers
     possible before and after it, the luck of the draw, the expected guesses to finish with it and with
     the best guess (from the tree, the opener ranking, else the exact search within the live budget),
@@ -157,4 +190,4 @@ async def review(request: ReviewRequest) -> dict:
     game is refused naming `history`; a guess after the win naming `history[i]` (`guesses[i]`); an
     impossible feedback naming `history[i].feedback`.
     """
-    return await answers.get(_review, request)
+    return await answers.get(_review, request, http)

@@ -3,24 +3,38 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, Field, StrictInt, StrictStr
+from pydantic_core import PydanticCustomError
 
 MAX_STEPS = 100  # guesses in a history: far more than any game needs
 MAX_TEXT = 100  # characters of a guess, a target or a feedback
 
+
+def unicode_text(text: str) -> str:
+    """Refuse text that is not Unicode, so cannot be UTF-8: a lone surrogate ("\\ud800" in JSON)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise PydanticCustomError("unicode_text", "not Unicode text: a lone surrogate ({char}) at character "
+                                  "{position}", {"char": f"\\u{ord(text[err.start]):04x}", "position": err.start}) from None
+    return text
+
+
+Text = Annotated[StrictStr, AfterValidator(unicode_text)]  # every string a request gives
 GameLiteral = Literal["battleship", "cards", "wordle", "mastermind", "bulls"]
 GameName = Annotated[GameLiteral, Field(description="The game: battleship, cards, wordle, mastermind or bulls.")]
-VariantName = Annotated[Union[StrictStr, None], Field(
+VariantName = Annotated[Union[Text, None], Field(
     None, max_length=MAX_TEXT, examples=["normal"],
     description="The game's variant: cards n1, n2 (default), n3, n4; wordle normal (default), hard, answers-only "
                 "(only the 2315 answers may be guessed). Omitted: the game's default variant.")]
-GuessText = Annotated[StrictStr, Field(
+GuessText = Annotated[Text, Field(
     min_length=1, max_length=MAX_TEXT, examples=["SALET"],
     description='A guess as the CLI takes it: "SALET", "A1 A3 H1" or "A1-A3-H1", "2C AS", "1122", "0123".')]
-Feedback = Annotated[Union[StrictStr, list[StrictInt]], Field(
+Feedback = Annotated[Union[Text, list[StrictInt]], Field(
     examples=["RRYRG", [0, 1, 0]],
     description='Wordle: a string of marks, G green, Y yellow, R grey (also 2/1/0, B, X, . or - for grey, emoji '
-                'squares). Other games: a list of integers like [0, 1, 0] (or the string "0,1,0").')]
+                'squares), or a list of one number per letter, 2 green, 1 yellow, 0 grey ([0, 1, 0, 0, 2]). Other '
+                'games: a list of integers like [0, 1, 0] (or the string "0,1,0").')]
 FeedbackOut = Annotated[Union[str, list[int]], Field(
     description='Wordle: marks like "GYRRR" (G green, Y yellow, R grey); other games: a list of integers.')]
 

@@ -22,9 +22,11 @@ from solver.analysis.walk import Nodes, start_state
 from solver.core.engine import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants
+from solver.core.strategy import LIVE_BUDGET
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
 RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
+LIVE_SECONDS = LIVE_BUDGET  # what a live guess may take (the solvers' budget): the live pool's Retry-After
 
 Key = tuple[str, str]  # (game, variant)
 Steps = tuple[tuple[int, int], ...]  # (guess row, feedback code) per history step
@@ -135,11 +137,25 @@ def parse_feedback(game: Game, value: str | Sequence[int], field: str) -> int:
     try:
         if isinstance(value, str):
             return notation.parse_feedback(game, value)
-        if game.name == "wordle":  # [2, 1, 0, 0, 0]: the digit spelling of the marks
-            return notation.parse_feedback(game, "".join(str(v) for v in value))
+        if game.name == "wordle":  # [2, 1, 0, 0, 0]: the digit spelling of the marks, one number a letter
+            return notation.parse_feedback(game, "".join(str(v) for v in _marks(game, value)))
         return game.encode(tuple(value))
     except ValueError as err:
         raise FieldError(field, err) from None
+
+
+def _marks(game: Game, value: Sequence[int]) -> Sequence[int]:
+    """Return Wordle feedback given as numbers, one a letter, each 0 (grey), 1 (yellow) or 2 (green);
+    ValueError otherwise (joined as digits, [22, 2, 2, 2] would read as 22222)."""
+    length = len(game.decode(game.win_code))
+    if len(value) != length:
+        raise ValueError(f"{game.title} feedback as a list needs {length} numbers, one per letter (0 grey, 1 yellow, "
+                         f"2 green), not {len(value)}")
+    for mark in value:
+        if mark not in (0, 1, 2):
+            raise ValueError(f"{game.title} feedback as a list has one number per letter: 0 (grey), 1 (yellow) or "
+                             f"2 (green), not {str(mark)[:20]}")
+    return value
 
 
 def parse_guess(game: Game, text: str, field: str) -> int:
@@ -157,12 +173,17 @@ def parse_target(game: Game, text: str, field: str) -> int:
         raise FieldError(field, err) from None
 
 
-def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> Steps:
-    """Return the (row, code) steps of a history of {"guess", "feedback"}, checked for the game's rules
-    and consistency; FieldError naming `field[i].guess` / `field[i].feedback`."""
+def read_steps(key: Key, history: Sequence[dict], field: str = "history") -> Steps:
+    """Return the (row, code) steps of a history of {"guess", "feedback"} as written (not checked
+    against each other: `check_steps`); FieldError naming `field[i].guess` / `field[i].feedback`."""
     game = game_of(key)
-    steps = tuple((parse_guess(game, step["guess"], f"{field}[{i}].guess"),
-                   parse_feedback(game, step["feedback"], f"{field}[{i}].feedback")) for i, step in enumerate(history))
+    return tuple((parse_guess(game, step["guess"], f"{field}[{i}].guess"),
+                  parse_feedback(game, step["feedback"], f"{field}[{i}].feedback")) for i, step in enumerate(history))
+
+
+def check_steps(key: Key, steps: Steps, field: str = "history") -> Steps:
+    """Return `steps` checked for the game's rules and consistency (their states built: off the tree,
+    the candidates narrowed); FieldError naming `field[i]` / `field[i].guess` / `field[i].feedback`."""
     try:
         state_of(key, steps)
     except _StepError as err:
@@ -170,13 +191,40 @@ def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> St
     return steps
 
 
+def parse_steps(key: Key, history: Sequence[dict], field: str = "history") -> Steps:
+    """Return the (row, code) steps of a history of {"guess", "feedback"}, checked for the game's rules
+    and consistency; FieldError naming `field[i].guess` / `field[i].feedback`."""
+    return check_steps(key, read_steps(key, history, field), field)
+
+
+def on_tree(key: Key, steps: Steps) -> bool:
+    """Return whether `steps` follow the variant's precomputed tree (a last step may be the win): their
+    state, guess and figures are read from the tree, with no live search. O(steps): the tree's own
+    lookup (`Tree.get_node`), no state built."""
+    tree = solver_of(key).tree
+    if tree is None:
+        return False
+    if steps and steps[-1][1] == game_of(key).win_code:
+        steps = steps[:-1]
+    return tree.get_node(steps) is not None
+
+
 def answer_steps(key: Key, answer: str, guesses: Sequence[str], field: str = "guesses") -> Steps:
     """Return the (row, code) steps of bare `guesses` played against `answer` (their feedback computed),
     checked as `parse_steps` checks a history; FieldError naming `answer` or `field[i]`."""
+    return check_answer_steps(key, read_answer_steps(key, answer, guesses, field), field)
+
+
+def read_answer_steps(key: Key, answer: str, guesses: Sequence[str], field: str = "guesses") -> Steps:
+    """Return the (row, code) steps of bare `guesses` played against `answer`, not checked against each
+    other (`check_answer_steps`); FieldError naming `answer` or `field[i]`."""
     game = game_of(key)
     target = parse_target(game, answer, "answer")
     rows = [parse_guess(game, guess, f"{field}[{i}]") for i, guess in enumerate(guesses)]
-    steps = tuple((row, game.code(row, target)) for row in rows)
+    return tuple((row, game.code(row, target)) for row in rows)
+
+
+def check_answer_steps(key: Key, steps: Steps, field: str = "guesses") -> Steps:
     try:
         state_of(key, steps)
     except _StepError as err:
@@ -300,6 +348,14 @@ def random_target(key: Key, seed: int | None) -> dict[str, str]:
 def review_steps(key: Key, history: Sequence[dict], answer: str | None, guesses: Sequence[str]) -> Steps:
     """Return the steps of a game to review: its `history` (`parse_steps`), or its bare `guesses` played
     against `answer` (`answer_steps`); FieldError when both forms are given, or none."""
+    return check_review(key, *read_review(key, history, answer, guesses))
+
+
+def read_review(key: Key, history: Sequence[dict], answer: str | None,
+                guesses: Sequence[str]) -> tuple[Steps, str]:
+    """Return the steps of a game to review as written, not checked against each other (`check_review`),
+    and the field they come from ("history", or "guesses" played against `answer`); FieldError when both
+    forms are given, or none."""
     if answer is not None or guesses:
         if history:
             raise FieldError("answer" if answer is not None else "guesses",
@@ -309,11 +365,16 @@ def review_steps(key: Key, history: Sequence[dict], answer: str | None, guesses:
             raise FieldError("answer", "bare guesses need the answer: their feedback is computed against it")
         if not guesses:
             raise FieldError("guesses", "nothing to review: give the guesses played against the answer")
-        return answer_steps(key, answer, guesses)
+        return read_answer_steps(key, answer, guesses), "guesses"
     if not history:
         raise FieldError("history", "nothing to review: give the game's guesses with their feedback (history), "
                                     "or the answer and the guesses")
-    return parse_steps(key, history)
+    return read_steps(key, history), "history"
+
+
+def check_review(key: Key, steps: Steps, field: str) -> Steps:
+    """Return the steps of `read_review` checked for the game's rules and consistency."""
+    return check_steps(key, steps) if field == "history" else check_answer_steps(key, steps, field)
 
 
 @lru_cache(maxsize=RESULTS)

@@ -1,0 +1,208 @@
+"""Issue 22's web hardening, in process: live work in a bounded pool that tree answers never wait for
+(item 5), Wordle feedback lists of one mark per letter, text that is not Unicode and numbers too long
+to read named as the field at fault (item 8), redirects that never name the Host header's host
+(item 9). The server's own limits on slow clients are in test_web_server_limits."""
+from __future__ import annotations
+
+import asyncio
+import threading
+import warnings
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
+httpx = pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
+
+with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for its TestClient
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from solver.core.registry import get_game
+from solver.web import api, service
+from solver.web.app import create_app
+from tests.test_web_api import assert_error
+
+JSON = {"content-type": "application/json"}
+LIVE_CLIENTS = 40  # as many as the thread pool that answered everything before had threads
+PATIENCE = 30.0  # seconds a held live computation waits to be let go: only reached when tree answers wait for it
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def next_error(client, history, status, field, variant=None):
+    body = {"game": "wordle", "history": history} | ({"variant": variant} if variant else {})
+    return assert_error(client.post("/api/next", json=body), status, field)
+
+
+# -- item 8: Wordle feedback lists, text, numbers -------------------------------------------------
+@pytest.mark.parametrize("feedback", [[22, 2, 2, 2], [100, 10], [2, 2, 2, 2, 22], [0, 1, 0, 0], [0, 1, 0, 0, 2, 0],
+                                      [-1, 0, 0, 0, 0], [], [3, 0, 0, 0, 0]])
+def test_wordle_feedback_lists_are_one_mark_per_letter(client, feedback):
+    message = next_error(client, [{"guess": "SALET", "feedback": feedback}], 422, "history[0].feedback")
+    assert "per letter" in message
+
+
+def test_wordle_feedback_lists_of_marks_still_read(client):
+    def ask(feedback):
+        return client.post("/api/next", json={"game": "wordle", "history": [{"guess": "SALET", "feedback": feedback}]})
+
+    digits, marks = ask([0, 1, 0, 0, 2]), ask("RYRRG")
+    assert digits.status_code == 200 and digits.json() == marks.json()
+
+
+SURROGATE = '"\\ud800"'  # a lone surrogate, as JSON writes it: not a character, cannot be UTF-8
+SURROGATE_BODIES = [
+    ("/api/next", '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}', "history[0].feedback"),
+    ("/api/review", '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}', "history[0].feedback"),
+    ("/api/next", '{"game": "wordle", "history": [{"guess": %s, "feedback": "RRRRR"}]}', "history[0].guess"),
+    ("/api/next", '{"game": "wordle", "variant": %s}', "variant"),
+    ("/api/next", '{"game": %s}', "game"),
+    ("/api/feedback", '{"game": "wordle", "target": %s, "guess": "SALET"}', "target"),
+    ("/api/review", '{"game": "wordle", "answer": "BURNT", "guesses": ["SALET", %s]}', "guesses[1]"),
+]
+
+
+@pytest.mark.parametrize("path, body, field", SURROGATE_BODIES)
+def test_text_that_is_not_unicode_names_the_field(client, path, body, field):
+    response = client.post(path, content=(body % SURROGATE).encode(), headers=JSON)
+    message = assert_error(response, 422, field)
+    assert "Unicode" in message and "serializ" not in message
+
+
+def test_emoji_escaped_as_surrogate_pairs_still_read(client):
+    pair = '"\\ud83d\\udfe9\\u2b1b\\u2b1b\\u2b1b\\ud83d\\udfe8"'  # green, grey, grey, grey, yellow squares
+    body = '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}' % pair
+    response = client.post("/api/next", content=body.encode(), headers=JSON)
+    assert response.status_code == 200, response.text
+
+
+LONG = "7" * 5000  # past Python's 4300 digits of an int read from text
+LONG_BODIES = [
+    ('{"game": "wordle", "top": %s}', "top"),
+    ('{"game": "wordle", "candidates": -%s}', "candidates"),
+    ('{"game": "mastermind", "history": [{"guess": "1123", "feedback": [1, %s]}]}', "history[0].feedback[1]"),
+]
+
+
+@pytest.mark.parametrize("body, field", LONG_BODIES)
+def test_numbers_too_long_to_read_name_the_field(client, body, field):
+    response = client.post("/api/next", content=(body % LONG).encode(), headers=JSON)
+    message = assert_error(response, 422, field)
+    assert "5000 digits" in message and "UTF-8" not in message
+
+
+def test_bodies_that_cannot_be_read_say_why(client):
+    message = assert_error(client.post("/api/next", content=b'{"game": "\xff"}', headers=JSON), 400, None)
+    assert "not UTF-8" in message and "0xff" in message
+    message = assert_error(client.post("/api/next", content=b"[" * 60_000, headers=JSON), 400, None)
+    assert "nests too deeply" in message
+
+
+# -- item 9: redirects ----------------------------------------------------------------------------
+async def _asgi_get(app, path: str, host: str) -> tuple[int, dict[str, str]]:
+    """GET `path` exactly as written (no client normalises it) with this Host header."""
+    messages = []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", host.encode())], "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        messages.append(message)
+
+    await app(scope, receive, send)
+    start = messages[0]
+    return start["status"], {k.decode().lower(): v.decode("latin-1") for k, v in start["headers"]}
+
+
+@pytest.mark.parametrize("path", ["/index.html/..", "//evil.example/..", "/\\evil.example/..", "/api/games/"])
+def test_redirects_never_name_the_host_header(path):
+    app = create_app()
+    status, headers = asyncio.run(_asgi_get(app, path, "evil.example"))
+    if 300 <= status < 400:
+        location = headers["location"]
+        assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+        assert "://" not in location and "/.." not in location, location
+
+
+def test_trailing_slash_redirect_is_relative(client):
+    response = client.get("/api/games/", headers={"host": "evil.example"}, follow_redirects=False)
+    assert response.status_code in (307, 308) and response.headers["location"] == "/api/games"
+
+
+# -- item 5: admission control --------------------------------------------------------------------
+def test_tree_and_live_are_told_apart():
+    wordle, cards = service.resolve("wordle", None), service.resolve("cards", "n2")
+    game = get_game("wordle", None)
+    salet, crane = game.index_of("SALET"), game.index_of("CRANE")
+    assert service.on_tree(wordle, ())
+    assert service.on_tree(wordle, ((salet, game.encode("RRYRG")),))
+    assert service.on_tree(wordle, ((salet, game.win_code),))  # the win needs no guess
+    assert not service.on_tree(wordle, ((crane, game.encode("RRYRG")),))  # not the tree's opener
+    assert service.on_tree(cards, ())
+
+
+def _off_tree_mastermind(count: int) -> list[dict]:
+    """`count` distinct consistent histories of Mastermind that leave the tree at once."""
+    game = get_game("mastermind", None)
+    target, opener = int(game.target_index[7]), game.index_of("1123")
+    rows = [row for row in range(game.n_guesses) if row not in (opener, target)][:count]  # no win: a guess to choose
+    return [{"game": "mastermind", "history": [{"guess": game.labels[row], "feedback": list(game.decode(
+        game.code(row, target)))}]} for row in rows]
+
+
+def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
+    """With LIVE_CLIENTS live computations held, a tree answer comes at once, before any is let go;
+    one live request runs, two wait, the others are refused with 503 and Retry-After. (Before: every
+    request shared one pool of 40 threads, which the held ones filled: the tree answer waited for them.)"""
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "2")
+    app = create_app()
+    real = service.next_guess
+    canned = real(service.resolve("mastermind", None), (), 0, 50)  # a valid answer for the held requests
+    release, lock, started, gave_up = threading.Event(), threading.Lock(), [], []
+
+    def held(key, steps, top, shown):
+        if key[0] != "mastermind":
+            return real(key, steps, top, shown)
+        with lock:
+            started.append(steps)
+        if not release.wait(PATIENCE):
+            gave_up.append(steps)
+        return canned
+
+    monkeypatch.setattr(service, "next_guess", held)
+    api.answers._items.clear()  # nothing memoised: every request below is computed
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=120) as client:
+            live = [asyncio.create_task(client.post("/api/next", json=body))
+                    for body in _off_tree_mastermind(LIVE_CLIENTS)]
+            pool = getattr(app.state, "live", None)
+            while True:  # every live request running, waiting in the pool, or answered
+                waiting = pool.admitted - len(started) if pool is not None else 0
+                if len(started) + waiting + sum(task.done() for task in live) >= LIVE_CLIENTS:
+                    break
+                await asyncio.sleep(0.01)
+            tree = await client.post("/api/next", json={"game": "wordle", "history": [
+                {"guess": "SALET", "feedback": "YRRYR"}]})
+            gave_up_before_tree = len(gave_up)
+            release.set()
+            return tree, gave_up_before_tree, await asyncio.gather(*live)
+
+    tree, gave_up_before_tree, answers = asyncio.run(scenario())
+    assert tree.status_code == 200 and tree.json()["source"] == "tree"
+    assert gave_up_before_tree == 0, "the tree answer waited for the live computations"
+    statuses = sorted(response.status_code for response in answers)
+    assert statuses == [200] * 3 + [503] * (LIVE_CLIENTS - 3), statuses
+    for response in answers:
+        if response.status_code == 503:
+            message = assert_error(response, 503, None)
+            assert "busy" in message and int(response.headers["retry-after"]) >= 1
+    assert app.state.live.admitted == 0

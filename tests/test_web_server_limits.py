@@ -1,0 +1,185 @@
+"""Issue 22, items 6 and 9, against a real `deduce serve` on a loopback port, spoken to in raw HTTP:
+slow clients are cut off (headers that trickle, a body that stalls: 408 and the connection closed),
+the connections over the limit refused (503 in JSON), bodies over the limit refused and closed, and
+redirects with a relative Location whatever the Host header says. The limits are set small through
+the DEDUCE_WEB_* variables that `deduce serve` reads."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
+pytest.importorskip("uvicorn", reason="deduce serve needs the web extra: pip install '.[web]'")
+
+from solver.cli import serve as web
+
+HOST = "127.0.0.1"
+HEADER_TIMEOUT, BODY_TIMEOUT, MAX_CONNECTIONS = 3, 1, 12
+GIVE_UP = 30.0  # seconds a test waits for the server to act: far past the limits (only reached when it never does)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    env = os.environ | {"DEDUCE_WEB_HEADER_TIMEOUT": str(HEADER_TIMEOUT), "DEDUCE_WEB_BODY_TIMEOUT": str(BODY_TIMEOUT),
+                        "DEDUCE_WEB_MAX_CONNECTIONS": str(MAX_CONNECTIONS)}
+    process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--host", HOST, "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status, _, _ = exchange(port, b"GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "deduce serve did not answer within 60 s"
+            time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def connect(port: int) -> socket.socket:
+    sock = socket.create_connection((HOST, port), timeout=GIVE_UP)
+    sock.settimeout(GIVE_UP)
+    return sock
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Read until the server closes the connection (socket.timeout after GIVE_UP if it never does)."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def parse(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send one whole request on a new connection and read the answer until the server closes."""
+    with connect(port) as sock:
+        sock.sendall(request)
+        return parse(read_all(sock))
+
+
+def one_line_error(body: bytes, words: str) -> str:
+    message = json.loads(body)["error"]["message"]
+    assert "\n" not in message and words in message, message
+    return message
+
+
+def closed_within(sock: socket.socket, seconds: float, trickle: bytes | None = None) -> tuple[bool, bytes]:
+    """Return (whether the server closed the connection within `seconds`, what it sent), sending
+    `trickle` every 0.2 s meanwhile (a client that keeps its headers coming)."""
+    data, stop = b"", time.monotonic() + seconds
+    while time.monotonic() < stop:
+        ready, _, _ = select.select([sock], [], [], 0.2)
+        if ready:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                return True, data
+            if not chunk:
+                return True, data
+            data += chunk
+        elif trickle is not None:
+            try:
+                sock.sendall(trickle)
+            except (BrokenPipeError, ConnectionResetError):
+                return True, data
+    return False, data
+
+
+def test_headers_that_trickle_are_cut_off(server):
+    with connect(server) as sock:
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: t\r\n")
+        closed, data = closed_within(sock, GIVE_UP, trickle=b"X")  # one byte at a time, never the end
+    assert closed, "a connection trickling its headers stayed open"
+    status, headers, body = parse(data)
+    assert status == 408 and headers["connection"] == "close"
+    one_line_error(body, "headers did not arrive")
+
+
+def test_a_silent_connection_is_closed(server):
+    with connect(server) as sock:
+        closed, data = closed_within(sock, GIVE_UP)
+    assert closed and parse(data)[0] == 408
+
+
+def test_a_stalled_body_is_answered_408_and_closed(server):
+    with connect(server) as sock:
+        sock.sendall(b"POST /api/next HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 60000\r\n\r\n" + b'{"game": "wordle", ' + b" " * 1000)
+        closed, data = closed_within(sock, GIVE_UP)
+    assert closed, "a connection whose body stalled stayed open"
+    status, headers, body = parse(data)
+    assert status == 408 and headers["connection"] == "close"
+    one_line_error(body, "body did not arrive")
+
+
+def test_a_body_over_the_limit_is_refused_and_closed(server):
+    with connect(server) as sock:
+        sock.sendall(b"POST /api/next HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 70000\r\n\r\n" + b" " * 1000)
+        closed, data = closed_within(sock, GIVE_UP)
+    status, headers, body = parse(data)
+    assert closed and status == 413 and headers["connection"] == "close"
+    one_line_error(body, "over 64 KB")
+
+
+def test_connections_over_the_limit_are_refused(server):
+    held = [connect(server) for _ in range(MAX_CONNECTIONS)]  # open, silent (until the header timeout)
+    try:
+        status, headers, body = exchange(server, b"GET /api/games HTTP/1.1\r\nHost: t\r\n\r\n")
+    finally:
+        for sock in held:
+            sock.close()
+    assert status == 503 and int(headers["retry-after"]) >= 1
+    one_line_error(body, f"limit of {MAX_CONNECTIONS} connections")
+
+
+@pytest.mark.parametrize("path", [b"/index.html/..", b"//evil.example/..", b"/api/games/"])
+def test_redirects_are_relative_whatever_the_host(server, path):
+    request = b"GET " + path + b" HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"  # --path-as-is
+    status, headers, _ = exchange(server, request)
+    if 300 <= status < 400:
+        location = headers["location"]
+        assert location.startswith("/") and not location.startswith("//") and "evil.example" not in location, location
+    else:
+        assert status in (200, 404), status
+
+
+def test_the_limits_are_checked_and_exported(monkeypatch):
+    for wrong in ({"live_workers": 0}, {"live_queue": -1}, {"body_timeout": 0}, {"max_connections": 0}):
+        with pytest.raises(ValueError, match=next(iter(wrong)).replace("_", " ")):
+            web.Limits(**wrong)
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "3")
+    monkeypatch.setenv("DEDUCE_WEB_KEEP_ALIVE", "2.5")
+    limits = web.Limits.from_env(live_queue=7)
+    assert limits.environ() == {"DEDUCE_WEB_LIVE_WORKERS": "3", "DEDUCE_WEB_LIVE_QUEUE": "7"}
+    assert limits.uvicorn()["timeout_keep_alive"] == 2.5 and limits.uvicorn()["limit_concurrency"] == 200
+    monkeypatch.setenv("DEDUCE_WEB_MAX_CONNECTIONS", "many")
+    with pytest.raises(ValueError, match="DEDUCE_WEB_MAX_CONNECTIONS must be a whole number"):
+        web.Limits.from_env()
