@@ -454,17 +454,40 @@ def serve(
         "--host", help="Address to listen on: 127.0.0.1 answers this machine only; 0.0.0.0 makes the server "
                        "reachable from the network.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port to listen on.")] = 8000,
+    live_workers: Annotated[Optional[int], typer.Option(
+        "--live-workers", min=1, metavar="N", help="Live computations (off the tree, rankings, reviews) at once "
+                                                   "[default: the CPU count].")] = None,
+    live_queue: Annotated[Optional[int], typer.Option(
+        "--live-queue", min=0, metavar="N", help="Live requests waiting for a worker; more get 503 with "
+                                                 "Retry-After [default: 2 x the workers].")] = None,
+    max_connections: Annotated[Optional[int], typer.Option(
+        "--max-connections", min=1, metavar="N", help="Connections and requests at once; more get 503 "
+                                                      "[default: 200].")] = None,
+    keep_alive: Annotated[Optional[float], typer.Option(
+        "--keep-alive", min=0.001, metavar="SECONDS", help="Idle time before a connection is closed "
+                                                           "[default: 5].")] = None,
+    header_timeout: Annotated[Optional[float], typer.Option(
+        "--header-timeout", min=0.001, metavar="SECONDS", help="Time for a request's headers, else 408 and "
+                                                               "closed [default: 10].")] = None,
+    body_timeout: Annotated[Optional[float], typer.Option(
+        "--body-timeout", min=0.001, metavar="SECONDS", help="Time for a request's body, else 408 and closed "
+                                                             "[default: 10].")] = None,
 ) -> None:
     """Serve the web page and its JSON API (documented at /docs) until Ctrl-C; needs the web extra.
 
     It prints the address and opens nothing by itself. The server keeps no state between requests.
+    Tree answers are never held up by live computations, which run in a bounded pool. Each limit may
+    also be set as DEDUCE_WEB_<OPTION> (DEDUCE_WEB_LIVE_WORKERS=4); an option given wins.
     Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
     """
     if not web.installed():
         fail("deduce serve needs the web extra: pip install 'deduce[web]'")
     with domain_errors():
         try:
-            web.serve(host, port, typer.echo)
+            limits = web.Limits.from_env(live_workers=live_workers, live_queue=live_queue,
+                                         max_connections=max_connections, keep_alive=keep_alive,
+                                         header_timeout=header_timeout, body_timeout=body_timeout)
+            web.serve(host, port, typer.echo, limits)
         except KeyboardInterrupt:
             raise typer.Exit(INTERRUPTED_EXIT) from None
 
