@@ -29,6 +29,7 @@ not thread-safe), so start Dask workers with one thread each (``dask worker --nt
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import os
@@ -37,7 +38,7 @@ import tempfile
 import threading
 import time
 import uuid
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,7 @@ from solver.core.registry import UsageError, get_game, registered
 
 BACKENDS = ("local", "dask")
 MISSING_DASK = "--backend dask needs the dask extra: pip install 'deduce[dask]'"
-CONNECT_SECONDS = 10  # to reach a scheduler
+CONNECT_SECONDS = 10  # to reach a scheduler and have its answer (the handshake of Dask's protocol)
 WORKER_SECONDS = 60  # for a first worker to join a scheduler that has none
 SHARED_SECONDS = 5  # a task waits at most this long for a shared value (then keeps its own)
 SHARED_FRESH = 0.5  # a worker reads a shared value again after this many seconds (else its last read)
@@ -310,7 +311,10 @@ class Shared:
 
     def set(self, value: Any) -> None:
         if self._variable is not None:
-            self._variable.set(value)
+            try:
+                self._variable.set(value, timeout=SHARED_SECONDS)
+            except Exception:  # noqa: BLE001 - advisory: tasks keep the value they were given
+                pass
 
     def close(self) -> None:
         if self._variable is not None:
@@ -326,26 +330,39 @@ class Dask:
     name = "dask"
     distributed = True
 
-    def __init__(self, client, cluster=None):
-        self.client, self.cluster = client, cluster
+    def __init__(self, client, cluster=None, quiet: "QuietLogs | None" = None):
+        self.client, self.cluster, self._quiet = client, cluster, quiet
+        self.address = str(getattr(getattr(client, "scheduler", None), "address", None) or "(unknown address)")
 
     @classmethod
     def connect(cls, scheduler: str | None = None, jobs: int = 2) -> "Dask":
         """Connect to the scheduler at `scheduler`, or start a LocalCluster of `jobs` worker processes
-        (one thread each, on 127.0.0.1, the status page on a free loopback port); check the workers can run deduce's tasks."""
+        (one thread each, on 127.0.0.1, the status page on a free loopback port); check the workers can run deduce's tasks.
+
+        The scheduler must answer Dask's handshake within CONNECT_SECONDS (`handshake`: a port that
+        accepts and never answers, such as the dashboard's, is refused then instead of waiting for
+        ever), and a first worker join within WORKER_SECONDS; ClusterError (one line) otherwise. The
+        `distributed` loggers are quiet while the backend is open: its failures end as one ClusterError."""
         distributed = import_distributed()
         cluster = None
-        if scheduler is None:
-            cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, memory_limit=0)
-            client = distributed.Client(cluster, set_as_default=False)
-        else:
-            try:
-                client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
-            except (OSError, ValueError) as err:
-                raise ClusterError(f"cannot reach the Dask scheduler {excerpt(scheduler)}: "
-                                   f"{' '.join(str(err).split())}") from None
-        backend = cls(client, cluster)
+        quiet = QuietLogs()
+        try:
+            if scheduler is None:
+                cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                                   silence_logs=logging.ERROR, memory_limit=0)
+                client = distributed.Client(cluster, set_as_default=False)
+            else:
+                handshake(scheduler, CONNECT_SECONDS)
+                try:
+                    client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+                except (OSError, ValueError) as err:
+                    raise ClusterError(f"cannot reach the Dask scheduler {excerpt(scheduler)}: "
+                                       f"{' '.join(str(err).split())}") from None
+        except BaseException:
+            quiet.restore()
+            raise
+        backend = cls(client, cluster, quiet)
         try:
             backend.check()
         except BaseException:
@@ -360,7 +377,8 @@ class Dask:
         try:
             self.client.wait_for_workers(1, timeout=WORKER_SECONDS)
         except Exception:  # noqa: BLE001 - distributed's TimeoutError
-            raise ClusterError(f"no Dask worker joined the scheduler within {WORKER_SECONDS} s") from None
+            raise ClusterError(f"no Dask worker joined the scheduler {self.address} within {WORKER_SECONDS} s "
+                               "(start some: dask worker ADDRESS --nthreads 1)") from None
         try:
             versions = self.client.run(_probe)
         except Exception as err:  # noqa: BLE001 - e.g. the workers cannot import deduce
@@ -400,6 +418,33 @@ class Dask:
         return self.client.submit(run_task, fn, ref, carried, tuple(args), pure=False,
                                   key=f"deduce-{name}-{uuid.uuid4().hex}")
 
+    @contextmanager
+    def failures(self) -> Iterator[None]:
+        """Turn the cluster's own failures within the block into one ClusterError: the scheduler lost
+        (stopped, killed, the network gone) and a task whose workers all died running it (killed, or
+        over their memory limit: Dask's KilledWorker); a task's own error passes unchanged."""
+        from distributed.scheduler import KilledWorker  # defers Dask (the dask extra) to --backend dask
+
+        try:
+            yield
+        except KilledWorker as err:
+            tries = err.allowed_failures + 1
+            who = "the Dask worker running it" if tries == 1 else f"each of the {tries} Dask workers that ran it"
+            raise ClusterError(f"a task was lost: {who} died ({getattr(err.last_worker, 'address', '?')} last), "
+                               "killed or over its memory limit (give workers more memory, dask worker "
+                               "--memory-limit, or start fewer per machine); what was finished is kept: run the "
+                               "command again to resume") from None
+        except CancelledError as err:
+            raise self._lost(getattr(err, "reason", None) or "its tasks were cancelled") from None
+        except Exception as err:
+            if self.client.status in ("running", "newly-created"):
+                raise  # the task's own error
+            raise self._lost(f"{type(err).__name__}: {' '.join(str(err).split())}") from None
+
+    def _lost(self, why: str) -> ClusterError:
+        return ClusterError(f"lost the Dask scheduler {self.address} during the run ({why}): what was finished is "
+                            "kept: run the command again to resume")
+
     def imap_unordered(self, fn: Callable, calls: Iterable[tuple], game: Game | None = None,
                        table: np.ndarray | None = None, window: int | None = None,
                        scratch: Path | None = None,
@@ -427,13 +472,16 @@ class Dask:
                 running.add(future)
 
         try:
-            fill()
-            while not running.is_empty():
-                future = next(running)
-                result = future.result()
-                future.release()
-                yield result
+            with self.failures():
                 fill()
+            while not running.is_empty():
+                with self.failures():
+                    future = next(running)
+                    result = future.result()
+                    future.release()
+                yield result
+                with self.failures():
+                    fill()
         finally:
             for future in out:
                 if not future.done():
@@ -444,11 +492,14 @@ class Dask:
         """Yield the results of every call in the order of `calls` (all submitted at once)."""
         ref = GameRef.of(game) if game is not None else None
         carried = table_ref(table, make_table)
-        futures = [self._submit(fn, ref, carried, _swap(args, scratch)) for args in calls]
+        with self.failures():
+            futures = [self._submit(fn, ref, carried, _swap(args, scratch)) for args in calls]
         try:
             for future in futures:
-                yield future.result()
-                future.release()
+                with self.failures():
+                    result = future.result()
+                    future.release()
+                yield result
         finally:
             for future in futures:
                 if not future.done():
@@ -462,6 +513,50 @@ class Dask:
                     part.close()
                 except Exception:  # noqa: BLE001 - closing what may be broken already
                     pass
+        if self._quiet is not None:
+            self._quiet.restore()
+
+
+class QuietLogs:
+    """The `distributed` loggers set to CRITICAL until `restore` (their levels are put back then): a
+    lost scheduler or a dying worker would print their own log lines besides deduce's one-line error."""
+
+    def __init__(self):
+        names = ["distributed"] + [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
+        self._levels = {name: logging.getLogger(name).level for name in names}
+        for name in names:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        for name, level in self._levels.items():
+            logging.getLogger(name).setLevel(level)
+        self._levels = {}
+
+
+def handshake(address: str, seconds: float) -> None:
+    """Raise ClusterError unless a Dask server at `address` answers the handshake of Dask's protocol
+    within `seconds`. `distributed.Client(timeout=...)` bounds the TCP connection but then waits for
+    that answer without a bound, so an address that accepts and never answers (a wrong port, the
+    dashboard's) would hang it for ever. The exchange runs on an event loop of its own in a thread
+    (the caller may be inside a running loop); `asyncio.wait_for` ends it at `seconds`."""
+    from distributed.comm import connect  # defers Dask (the dask extra) to --backend dask
+    from distributed.security import Security  # defers Dask (the dask extra) to --backend dask
+
+    async def exchange() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=seconds,
+                                              **Security().get_connection_args("client")), seconds)
+        await comm.close()
+
+    with ThreadPoolExecutor(1, thread_name_prefix="deduce-handshake") as pool:
+        try:
+            pool.submit(asyncio.run, exchange()).result()
+        except asyncio.TimeoutError:
+            raise ClusterError(f"the Dask scheduler {excerpt(address)} accepted the connection but did not answer "
+                               f"within {seconds:g} s: is it the scheduler's port (default 8786, not the dashboard's)?"
+                               ) from None
+        except (OSError, ValueError, TypeError) as err:
+            raise ClusterError(f"cannot reach the Dask scheduler {excerpt(address)}: "
+                               f"{' '.join(str(err).split()) or type(err).__name__}") from None
 
 
 _current: Local | Dask = Local()
