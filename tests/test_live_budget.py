@@ -65,8 +65,10 @@ def test_budget_cut_plays_the_best_guess_scored(monkeypatch):
     game = wordle.game(answers_only=True)  # no symmetry: the whole pool, 2315 guesses
     positions = np.arange(0, game.n_targets, 3)
     monkeypatch.setattr(strategy, "FIRST_CHUNK_PAIRS", 100 * positions.size)
-    choice = strategy.choose_live(game, positions, budget=1.0, clock=StepClock(monkeypatch, 0.5))
-    assert 100 <= choice.scored < choice.pool and not choice.complete
+    # the clock is the safety net, SAFETY_FACTOR times the budget: each block takes half of that here
+    clock = StepClock(monkeypatch, 0.5 * strategy.SAFETY_FACTOR)
+    choice = strategy.choose_live(game, positions, budget=1.0, clock=clock)
+    assert 100 <= choice.scored < choice.pool and not choice.complete and choice.clocked
     scored = np.sort(strategy.live_pool(game, positions)[:choice.scored])
     assert choice.guess == strategy.choose(game, positions, guesses=scored)[0]
     assert choice.guess in game.target_index[positions]  # the candidates are scored first

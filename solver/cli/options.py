@@ -59,7 +59,8 @@ def _formats() -> str:
 FORMATS = _formats()
 Budget = Annotated[float, typer.Option(
     "--budget", metavar="SECONDS", min=0.0,
-    help="Off the tree: seconds a live guess may take (the greedy rule, then the exact search in what is left).")]
+    help="Off the tree: the work of a live guess, in seconds (the greedy rule, then the exact search; the same "
+         "guess on every run, whatever the machine's load; the clock stops it only at 3 times this).")]
 LiveMode = Annotated[str, typer.Option(
     "--live", metavar="exact|greedy",
     help="Off the tree: exact (the exact search within --budget: proven optimal, else the best it found, else "

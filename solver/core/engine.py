@@ -4,8 +4,10 @@
 `next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
 guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
 user's own), the solver filters the candidates by the history and chooses with the same greedy
-rule as the pipeline (`solver.core.strategy.choose_live`), compiling the kernels lazily, within a time
-budget (`Solver.budget`, in seconds), so that a live guess never hangs, even at the root of cards
+rule as the pipeline (`solver.core.strategy.choose_live`), compiling the kernels lazily, within a
+budget (`Solver.budget`, in seconds) that sizes the work of the live choice (the same on every
+machine: a state's live guess does not change with the machine's load) and, at a few times it, bounds
+its wall time (a safety net), so that a live guess never hangs, even at the root of cards
 n=4. It logs why at info level, except for a tree file that exists but cannot be used (unreadable,
 stale, failing its checksum or its checks): that is a WARNING naming the file, once per process and
 file (`Solver.tree_error`); and a whole game of a built-in variant played without its tree file
@@ -172,7 +174,7 @@ def _history_text(game: Game, history) -> str:
 
 
 LIVE_MODES = ("exact", "greedy")
-QUICK_SHARE = 0.2  # of the budget: a state below one searched before is tried in the memo first
+QUICK_SHARE = 0.2  # of the budget's work: a state below one searched before is tried in the memo first
 
 
 class Solver:
@@ -196,8 +198,8 @@ class Solver:
         folder = None if folder is None else Path(folder)
         use_tree, budget, memo = bool(use_tree), float(budget), int(memo)
         self.game = game
-        self.budget = budget  # seconds a live guess may take (math.inf: no limit, and exact means proven)
-        self.live = live  # "exact": greedy, then the exact search in what is left of the budget; "greedy"
+        self.budget = budget  # seconds of work a live guess may take (math.inf: no limit, and exact means proven)
+        self.live = live  # "exact": greedy, then the exact search, each with the budget's work; "greedy"
         self.exact_live = ExactLive(game, memo)  # `memo`: proven state values kept (LRU)
         self._use_tree = use_tree
         self._folder = folder
@@ -305,10 +307,12 @@ class Solver:
         """Return (the greedy choice, the exact search's choice) of an off-tree state with these
         candidate positions after `history`, within the budget; the guess is the exact one when
         there is one. A state proven before in this process, or proven at once from the memo of a
-        state above it, skips the greedy rule (None)."""
+        state above it, skips the greedy rule (None). Each stage does the work of the budget (the
+        same for a state on every machine); the wall clock, SAFETY_FACTOR times the budget for the
+        whole choice, is a safety net."""
         exact_live = self.exact_live if self.live == "exact" else None
         known = exact_live and exact_live.known(positions, history)
-        quick = 0.0  # seconds of the budget spent trying the memo first
+        quick = 0.0  # seconds of the safety net spent trying the memo first
         if known is None and exact_live and exact_live.fits(positions) and exact_live.covered(positions):
             # below a state searched before (the next guess, or a play-out): its memo usually
             # proves this one at once, so the greedy pass would be wasted
@@ -320,11 +324,13 @@ class Solver:
             return None, known
         choice = strategy.choose_live(self.game, positions, history, self.budget)
         if not choice.complete:
-            log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s)", self.game.title,
-                     _history_text(self.game, history), choice.scored, choice.pool, self.budget)
+            log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s%s)", self.game.title,
+                     _history_text(self.game, history), choice.scored, choice.pool, self.budget,
+                     ", stopped by the clock: it may differ between runs" if choice.clocked else "")
         if self.live != "exact":
             return choice, None
-        return choice, self.exact_live.choose(positions, history, max(self.budget - quick - choice.seconds, 0.0))
+        left = max(strategy.SAFETY_FACTOR * self.budget - quick - choice.seconds, 0.0)  # the safety net's
+        return choice, self.exact_live.choose(positions, history, self.budget, seconds=left)
 
     def _warn_whole_game_live(self) -> None:
         """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""

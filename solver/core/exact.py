@@ -2,24 +2,30 @@
 
 `ExactLive(game).choose(positions, history, budget)` returns an `ExactChoice` (the guess row, the
 least total guesses from here over the candidates, whether it is proven) or None when neither
-search finished within `budget` seconds; the runtime solver then plays the greedy guess it has
+search finished within the work of `budget`; the runtime solver then plays the greedy guess it has
 already chosen (`solver.core.engine.Solver.guess_row`). The search runs in two stages:
 
-1. top-k (the TOP_K best guesses by the search's bound at every node) on up to TOP_SHARE of the
-   budget: the total of a real strategy, an upper bound of the optimum, not proven (`exact=False`);
-   a tenth of a second for a state of 250 Wordle answers;
-2. prove mode (every allowed guess at every node) on what is left: its value is the optimum within
+1. top-k (the TOP_K best guesses by the search's bound at every node) on TOP_SHARE of the work: the
+   total of a real strategy, an upper bound of the optimum, not proven (`exact=False`);
+2. prove mode (every allowed guess at every node) on the rest: its value is the optimum within
    the game's guess limit, and its guess an optimal one (`exact=True`), which replaces top-k's.
 
+The work is SEARCH_PAIRS (guess, target) pairs scored per second of the budget, the same on every
+machine: a live choice depends on the state (and the memo of the searches before it in the process),
+not on the machine's speed or load. The wall clock is a safety net only (`strategy.SAFETY_FACTOR`
+times the budget), for a machine far slower or busier than usual; a search it stops is logged.
+
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
-(codes[all guesses, candidates], a kernel call), stopped at its deadline (`Searcher.value_until`); what
-it proved stays in its memo, and the searchers of recent states are kept (LRU, SEARCHERS), so the
-next guesses of a game that left the tree are found in the memo of the subtree just searched.
-Values are memoised per state (LRU, VALUES entries).
+(codes[all guesses, candidates], a kernel call), stopped when its work is done or at the safety net
+(`search_within`); what it proved stays in its memo, and the searchers of recent states are kept (LRU,
+SEARCHERS), so the next guesses of a game that left the tree are found in the memo of the subtree just
+searched. Values are memoised per state (LRU, VALUES entries). Ratings (`rate`, `guess_totals`)
+share their budget out by the wall clock.
 """
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import threading
 import time
@@ -33,7 +39,10 @@ from solver.core import strategy
 from solver.core.game import Game
 
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
-TOP_SHARE = 0.15  # of the budget, at most, for the top-k search before the proof (~0.1 s at 250 candidates)
+# (guess, target) pairs the live search scores per second of budget: its work, the same on every machine
+# (about 0.3 s of search on two cores; the sub-game's table, at most MAX_TABLE entries, comes first)
+SEARCH_PAIRS = 32_000_000
+TOP_SHARE = 0.15  # of the work, for the top-k search before the proof
 TOP_K = 8  # guesses per node of the second stage, by the search's bound
 # larger states are left to the greedy rule: their table takes a good part of the budget (codes[guesses,
 # candidates]: 20 M entries are Wordle's 1541 candidates), and their proof minutes to hours (a whole game's root)
@@ -129,6 +138,54 @@ class _SubGame:
         return at.astype(np.int32)
 
 
+log = logging.getLogger(__name__)
+
+
+def search_within(searcher, local: np.ndarray, r: int, guesses, ghash: int, work: float, deadline: float,
+                  clock=time.perf_counter) -> tuple[tuple[int, int] | None, bool]:
+    """Return ((value, best guess row) of `searcher` on `local` within r guesses, or None if the search
+    did not end within `work` (guess, target) pairs scored or by `deadline` of `clock`; whether the
+    deadline stopped it). The work limit makes where it stops the same on every machine; the deadline
+    is a safety net. As `Searcher.value_until`, the search runs in a worker thread (the kernel does
+    not hold the GIL) stopped by this one at the deadline or on an exception here (Ctrl-C)."""
+    from solver.core.search import kernel  # defers Numba to the live path
+
+    if clock() >= deadline:
+        return None, True
+    ws, outcome, clocked = searcher.ws, {}, False
+
+    def run() -> None:
+        try:
+            outcome["value"] = searcher.value(local, r, guesses, ghash)
+        except BaseException as err:  # handed to the watching thread
+            outcome["error"] = err
+
+    ws.stats[kernel.ABORTED] = 0
+    ws.params[kernel.WORK_LIMIT] = ws.stats[kernel.WORK] + max(int(work), 1)
+    worker = threading.Thread(target=run, name="exact-search", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            left = deadline - clock()
+            if left <= 0:
+                ws.params[kernel.WORK_LIMIT] = 1  # checked at every node: the search stops
+                clocked = True
+                worker.join()
+                break
+            worker.join(min(ROUND_SECONDS, left))
+    except BaseException:
+        ws.params[kernel.WORK_LIMIT] = 1
+        worker.join()
+        raise
+    finally:
+        aborted = bool(ws.stats[kernel.ABORTED])
+        ws.params[kernel.WORK_LIMIT] = 0
+        ws.stats[kernel.ABORTED] = 0
+    if "error" in outcome:
+        raise outcome["error"]
+    return (None if aborted else outcome["value"]), clocked and aborted
+
+
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,
                 clock=time.perf_counter, forced: int = -1, on_round=None) -> tuple[int, int] | None:
     """Return (value, best guess row) of `searcher` on `local` within r guesses, or None if the search
@@ -196,18 +253,20 @@ class ExactLive:
         return found
 
     def choose(self, positions: np.ndarray, history=(), budget: float = 1.0,
-               clock=time.perf_counter, prove_only: bool = False) -> ExactChoice | None:
+               clock=time.perf_counter, prove_only: bool = False, seconds: float | None = None) -> ExactChoice | None:
         """Return the exact (else top-k) choice of the state with these candidate positions after
-        `history` of (guess row, code), within `budget` seconds (math.inf: until proven); None if
-        neither stage finished, the state is too large (`fits`), or no tree finishes it in the
-        guesses left. The top-k search runs first (at most TOP_SHARE of the budget; not with
-        `prove_only`), then the proof in what is left; a finished proof replaces top-k's answer."""
+        `history` of (guess row, code), within the work of `budget` seconds (SEARCH_PAIRS pairs per
+        second; math.inf: until proven); None if neither stage finished, the state is too large
+        (`fits`), or no tree finishes it in the guesses left. The top-k search runs first (TOP_SHARE
+        of the work; not with `prove_only`), then the proof on the rest; a finished proof replaces
+        top-k's answer. `seconds` of `clock` (default SAFETY_FACTOR times the budget) is the safety net."""
         r = self.depth - len(history)
         if r < 1 or budget <= 0 or not self.fits(positions):
             return None
         key = self._key(positions, history)
         start = clock()
-        deadline = start + budget
+        deadline = start + (strategy.SAFETY_FACTOR * budget if seconds is None else seconds)
+        work = SEARCH_PAIRS * budget
         with self._lock:
             found = self._values.get(key)
             if found is not None:
@@ -218,14 +277,20 @@ class ExactLive:
             deadline += sub.load_seconds
             sub.load_seconds = 0.0
             local = sub.local(positions)
-            stages = [(sub.prove, True, deadline)]
+            stages = [(sub.prove, True, work if prove_only else (1 - TOP_SHARE) * work)]
             if math.isfinite(budget) and not prove_only:  # top-k first: quick, the answer if no proof ends
-                stages.insert(0, (sub.top, False, start + TOP_SHARE * budget))
+                stages.insert(0, (sub.top, False, TOP_SHARE * work))
             result = None
-            for searcher, proven, until in stages:
+            for searcher, proven, pairs in stages:
                 guesses, ghash = searcher.allowed_after(history)
-                found = run_bounded(searcher, local, r, guesses, ghash, until, clock,
-                                    on_round=None if math.isfinite(until) else self.progress)
+                if math.isinf(pairs):  # until proven (or Ctrl-C), with the progress display
+                    found = run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, on_round=self.progress)
+                else:
+                    found, clocked = search_within(searcher, local, r, guesses, ghash, pairs, deadline, clock)
+                    if clocked:
+                        log.info("%s: the live search of %d candidates was stopped by the clock (the safety net, "
+                                 "%.3g s), not its work: this guess may differ between runs", self.game.title,
+                                 positions.size, deadline - start)
                 if found is not None and found[1] >= 0 and found[0] < sub.unfinishable:
                     result = found, proven
             if result is None:

@@ -5,11 +5,13 @@ candidates, i.e. the sum of squared class sizes of the partition it induces (div
 of candidates). Ties go to a guess that is still a candidate (it may win at once), then to the
 lowest guess row, so that the pipeline and the runtime always pick the same guess.
 
-The live solver (`choose_live`) applies the same rule under a time budget: it scores the guesses
-in chunks, most promising first (see `live_pool`), and when the budget is spent it plays the best
-guess scored so far. It scores one guess per symmetry class where the game knows its symmetries
-(the same guess as scoring them all), and a fixed-seed sample of the pool where the pool is huge
-(cards n=4), so its choice is deterministic whenever the budget is not hit.
+The live solver (`choose_live`) applies the same rule within a budget of work: it scores the guesses
+in chunks, most promising first (see `live_pool`), at most LIVE_PAIRS (guess, candidate) pairs per
+second of the budget, and plays the best guess scored. It scores one guess per symmetry class where
+the game knows its symmetries (the same guess as scoring them all), and a fixed-seed sample of the
+pool where the pool is huge (cards n=4). So its choice depends on the state and the budget only, not
+on the machine's speed or load: the wall clock stops it only at SAFETY_FACTOR times the budget, a
+safety net for a machine far slower or busier than usual (then the choice is timing's: logged).
 """
 from __future__ import annotations
 
@@ -24,14 +26,18 @@ from solver.core.game import Game
 
 STRATEGY = "greedy-expected-size"
 
-LIVE_BUDGET = 1.0  # seconds of wall time a live choice may take
-SCORING_SHARE = 0.9  # of the budget, for scoring; the rest absorbs a slow chunk and building the pool
+LIVE_BUDGET = 1.0  # seconds: a live choice's budget, which sizes its work (LIVE_PAIRS; the exact search's)
+# (guess, candidate) pairs scored per second of budget: the greedy rule's work, the same on every machine
+# (about 0.2 s of the card rule's kernel on two cores, 0.07 s of Wordle's)
+LIVE_PAIRS = 10_000_000
+SAFETY_FACTOR = 3.0  # the wall clock stops a live choice only at this many times its budget (a safety net)
+SCORING_SHARE = 0.9  # of the safety net's time, for scoring; the rest absorbs a slow chunk and building the pool
 HUGE_POOL = 100_000  # guesses: games with more are scored on a sample (only cards n=4: 270725 hands)
 SAMPLE_SIZE = 1000  # most guesses sampled from a huge pool (as the cards n=4 tree's pool_sample)
 SAMPLE_PAIRS = 16_000_000  # (guess, candidate) pairs: the most work a sampled pool may take
 LEAD_PAIRS = 4_000_000  # (guess, candidate) pairs: candidates are scored first when they take at most this
 FIRST_CHUNK_PAIRS = 1_000_000  # (guess, candidate) pairs scored before the speed is known
-CHUNK_SHARE = 0.1  # later chunks are sized to take about this share of the budget
+CHUNK_PAIRS = 2_000_000  # (guess, candidate) pairs of each later chunk (smaller only to end by the safety net)
 MIN_CHUNK = 4  # guesses: a chunk keeps every kernel worker busy
 SAMPLE_SEED = 20261130  # with the state: the same state always gets the same sample and order
 
@@ -124,23 +130,33 @@ class LiveChoice:
     scored: int  # guesses scored (0: the first candidate was played without scoring)
     pool: int  # guesses in the live pool
     seconds: float  # wall time spent scoring
+    clocked: bool = False  # the safety net (the wall clock) stopped the scoring before its work was done
 
     @property
     def complete(self) -> bool:
-        """Return True when every guess of the pool was scored (the budget was not hit)."""
+        """Return True when every guess of the pool was scored (the work budget was not used up)."""
         return self.scored == self.pool
+
+
+def work_guesses(pool: int, candidates: int, budget: float, pairs: float = LIVE_PAIRS) -> int:
+    """Return how many guesses of a live pool the greedy rule scores within `budget` (seconds: LIVE_PAIRS
+    (guess, candidate) pairs per second of it; math.inf: all): the same on every machine."""
+    work = pairs * budget
+    return pool if math.isinf(work) else min(pool, int(work // max(candidates, 1)))
 
 
 def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = LIVE_BUDGET,
                 clock: Callable[[], float] = time.perf_counter) -> LiveChoice:
     """Return the live choice for a state with these candidate target positions.
 
-    `budget` is in seconds of `clock` (math.inf: no limit). The guesses of `live_pool` are scored
-    in chunks by the Numba kernel; a chunk is started only if it is expected to end within
-    SCORING_SHARE of the budget. The guess is the greedy rule's over the guesses scored (ties to
-    the lowest row, as in `choose`); the first candidate if none was. One-time costs are left out
-    of the budget, so that they cannot change the guess: compiling the kernel, and building the
-    game's symmetry group for the pool (0.35 s for cards n=4); the pool itself takes milliseconds.
+    `budget` is in seconds (math.inf: no limit): it sizes the work, the first `work_guesses` guesses
+    of `live_pool` (LIVE_PAIRS pairs per second), scored in chunks by the Numba kernel, so that the
+    choice is the same on every machine and under any load. The wall clock of `clock` is a safety
+    net only: a chunk is started only if it is expected to end within SCORING_SHARE of
+    SAFETY_FACTOR times the budget (else `clocked`). The guess is the greedy rule's over the guesses
+    scored (ties to the lowest row, as in `choose`); the first candidate if none was. One-time costs
+    are left out of the clock: compiling the kernel, and building the game's symmetry group for the
+    pool (0.35 s for cards n=4); the pool itself takes milliseconds.
     """
     first = int(game.target_index[candidates[0]])
     if len(candidates) <= 2:
@@ -149,22 +165,28 @@ def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = 
 
     targets = game.target_index[candidates]
     pool = live_pool(game, candidates, history)
+    limit = work_guesses(int(pool.size), int(targets.size), budget)
     kernels.partition_scores(game, pool[:1], targets[:1])  # compiles or loads the kernel
     start = clock()
-    deadline = start + SCORING_SHARE * budget
+    deadline = start + SCORING_SHARE * SAFETY_FACTOR * budget
     sum_sq = np.empty(pool.size, dtype=np.int64)
-    scored, size = 0, max(MIN_CHUNK, FIRST_CHUNK_PAIRS // targets.size)
-    while scored < pool.size and size >= 1 and clock() < deadline:
+    scored, size, per_guess, clocked = 0, max(MIN_CHUNK, FIRST_CHUNK_PAIRS // targets.size), 0.0, False
+    while scored < limit:
+        left = deadline - clock()
+        if per_guess and not math.isinf(left):  # the safety net: a chunk ends by the deadline
+            size = min(size, int(left / per_guess))
+        if left <= 0 or size < 1:
+            clocked = True
+            break
         began = clock()
-        end = min(pool.size, scored + size)
+        end = min(limit, scored + size)
         sum_sq[scored:end] = kernels.partition_scores(game, pool[scored:end], targets)[0]
-        per_guess = (clock() - began) / (end - scored)
+        per_guess = max((clock() - began) / (end - scored), 1e-9)
         scored = end
-        left = min(deadline - clock(), CHUNK_SHARE * budget)
-        size = pool.size if math.isinf(left) else int(left / max(per_guess, 1e-9))
+        size = max(MIN_CHUNK, CHUNK_PAIRS // targets.size)
     guess = first
     if scored:
         order = np.argsort(pool[:scored])
         rows = pool[order]
         guess = int(rows[pick(sum_sq[order], candidate_mask(game, candidates, rows))])
-    return LiveChoice(guess, scored, int(pool.size), clock() - start)
+    return LiveChoice(guess, scored, int(pool.size), clock() - start, clocked)
