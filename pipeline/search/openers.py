@@ -300,6 +300,27 @@ def write_ranking(game: Game, results, options: SearchOptions, extra: dict, fold
     return path
 
 
+def better(ours: OpenerTotal | None, theirs: OpenerTotal) -> OpenerTotal:
+    """Return what a ranking keeps of an opener evaluated by two runs: an exact total over a bound,
+    else the higher bound (both proven lower bounds); ours among equals."""
+    if ours is None:
+        return theirs
+    if ours.proven_exact != theirs.proven_exact:
+        return ours if ours.proven_exact else theirs
+    return theirs if not ours.proven_exact and theirs.total > ours.total else ours
+
+
+def merged_selection(path: Path, selection: str) -> str:
+    """Return the selection of a ranking file that this run's `selection` is merged into: the file's
+    selections and this one, joined by " + " (this one alone when there is no usable file)."""
+    try:
+        before = artifacts.read_metadata(path).get("selection", "")
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        before = ""
+    parts = [part for part in before.split(" + ") if part] + [selection]
+    return " + ".join(dict.fromkeys(parts))
+
+
 def ranking_cutoff(best, keep: int, cutoff: int | None = None) -> int | None:
     """Return the cut-off of a ranking: one more than the `keep`-th best exact total of `best`
     ((total, row) pairs), at most `cutoff`; None while fewer than `keep` are known and no `cutoff`."""
@@ -355,7 +376,9 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
 
     Resumable: openers already in the file are skipped (a cut-off one is evaluated again only if
     its bound is below the cut-off now: a larger `keep` than before); the file is rewritten
-    atomically every `save_seconds`, at the end, and when the run stops on an error or Ctrl-C.
+    atomically every `save_seconds`, at the end, and when the run stops on an error or Ctrl-C. Each
+    rewrite holds the file's lock (`solver.core.atomic.locked`) and merges in what the file holds
+    then (`better`): two runs into one folder at once (different `--slice`s) keep both's openers.
     `started(to evaluate, already in the file)` is called once, then `progress(result, cutoff)` for
     each opener as its task finishes.
     """
@@ -383,8 +406,20 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
     extra = {"cutoff_rule": cutoff_rule(keep, cutoff), "selection": selection, "backend": backend.name}
 
     def save() -> Path:
+        # under the file's lock, what another run wrote meanwhile (another --slice into the same
+        # folder) is read again and merged in, so that neither run's openers are lost
         state["saved"] = time.monotonic()
-        return write_ranking(game, known.values(), options, {**extra, "cutoff": beta() or "none"}, folder)
+        path = ranking_path(game, folder)
+        path.parent.mkdir(parents=True, exist_ok=True)  # the lock file lives beside the ranking
+        with atomic.locked(path):
+            there = load_ranking(game, options, folder)
+            for row, theirs in there.items():
+                known[row] = better(known.get(row), theirs)
+            state["best"] = _best(state["best"] + tuple((r.total, r.row) for r in known.values() if r.proven_exact),
+                                  keep)
+            chosen = merged_selection(path, selection) if there else selection
+            return write_ranking(game, known.values(), options,
+                                 {**extra, "selection": chosen, "cutoff": beta() or "none"}, folder)
 
     def calls():
         for group in groups(game, todo):
@@ -403,10 +438,10 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
                     state["best"] = _best(state["best"] + ((total, row),), keep)
                 if progress is not None:
                     progress(result, beta())
-            if state["best"] != before:
-                shared.set(state["best"])
             if time.monotonic() - state["saved"] >= save_seconds:
                 save()
+            if state["best"] != before:
+                shared.set(state["best"])
     finally:
         shared.close()
         if state["new"] or not ranking_path(game, folder).exists():

@@ -1,0 +1,47 @@
+"""Two exact opener rankings into one folder at once (issue 22, item 3): `deduce openers --exact --all`
+with different `--slice`s keep both runs' openers (each rewrite of the ranking file merges what the
+file holds under its lock)."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline import cluster
+from pipeline.search.openers import OpenerTotal, better, cheap_ranking, load_ranking, rank_openers, ranking_path
+from solver.core import artifacts, kernels
+from solver.core.search.engine import SearchOptions
+from tests import exhaustive
+
+
+@pytest.fixture(scope="module")
+def ranking_game():
+    game = exhaustive.small_wordle(80, seed=7, extra_guesses=40)
+    table = kernels.feedback_table(game)
+    return game, table, cheap_ranking(game, table, game.n_guesses)
+
+
+def test_two_ranking_runs_into_one_folder_keep_both_runs_openers(ranking_game, tmp_path):
+    # run B (another --slice) starts and ends while run A is under way, as two processes would
+    game, table, order = ranking_game
+    first, second = order[:12], order[12:30]
+    other = []
+
+    def progress(result, cutoff):
+        if not other:
+            other.append(rank_openers(game, table, second, keep=3, folder=tmp_path, selection="best:0,random:18"))
+
+    with cluster.using(cluster.Local(1)):
+        ranking = rank_openers(game, table, first, keep=3, folder=tmp_path, progress=progress,
+                               selection="best:12,random:0")
+    assert other and other[0].evaluated == len(second)
+    in_file = load_ranking(game, SearchOptions(max_guesses=6), tmp_path)
+    assert set(in_file) == set(first) | set(second) == {r.row for r in ranking.results}
+    meta = artifacts.read_metadata(ranking_path(game, tmp_path))
+    assert meta["selection"] == "best:0,random:18 + best:12,random:0"
+    assert not list(tmp_path.glob(".*.lock")) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_merge_keeps_an_exact_total_over_a_bound_and_the_higher_bound():
+    exact, low, high = OpenerTotal(1, "A", 50, True, 1.0), OpenerTotal(1, "A", 40, False, 1.0), \
+        OpenerTotal(1, "A", 45, False, 2.0)
+    assert better(None, low) is low and better(low, exact) is exact and better(exact, high) is exact
+    assert better(low, high) is high and better(high, low) is high
