@@ -52,7 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from platformdirs import user_cache_dir
 
-from solver.core import atomic
+from solver.core import atomic, registry
 from solver.core.game import Game
 
 SCHEMA_VERSION = "1"
@@ -130,8 +130,15 @@ def search_dirs() -> list[Path]:
 
 
 def artifact_name(kind: str, game: Game) -> str:
-    """Return the file name of the `kind` artifact (table or tree) of a game variant."""
-    return f"{kind}-{game.key}.parquet"
+    """Return the file name of the `kind` artifact (table or tree) of a game variant. A game named like
+    a registered variant but not it (a user's game called mastermind/default) adds the first 12 hex
+    digits of its fingerprint, so that its artifacts never take (or replace) the registered variant's."""
+    key = game.key
+    named_like = game.variant in registry.VARIANTS.get(game.name, {}) or \
+        game.variant in registry.ON_REQUEST.get(game.name, {})
+    if named_like and registry.registered(game) is None:  # registered compares the fingerprints
+        key += f"-{game.fingerprint()[:12]}"
+    return f"{kind}-{key}.parquet"
 
 
 def artifact_path(kind: str, game: Game, folder: Path | None = None) -> Path:
