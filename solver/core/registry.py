@@ -21,6 +21,7 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
         "answers-only": lambda: _module("wordle").game(answers_only=True),
         "normal-nyt": lambda: _module("wordle").game(lists="nyt"),
         "hard-nyt": lambda: _module("wordle").game(hard=True, lists="nyt"),
+        "normal-all-words": lambda: _module("wordle").game(all_words=True),
     },
     "mastermind": {"default": lambda: _module("mastermind").game()},
     "bulls": {"default": lambda: _module("bulls").game()},
@@ -34,9 +35,11 @@ ON_REQUEST: dict[str, dict[str, Callable[[], Game]]] = {
 }
 
 # Variants whose full feedback table is built (cards n4 is 270725^2: scored by blocks instead;
-# Wordle hard mode shares the normal table of its lists; answers-only is its own small 2315x2315 table).
+# Wordle hard mode shares the normal table of its lists; answers-only is its own small 2315x2315 table,
+# all-words its own 12972x12972).
 TABLE_VARIANTS = [("battleship", "default"), ("cards", "n1"), ("cards", "n2"), ("cards", "n3"),
-                  ("wordle", "normal"), ("wordle", "answers-only"), ("wordle", "normal-nyt"), ("mastermind", "default"),
+                  ("wordle", "normal"), ("wordle", "answers-only"), ("wordle", "normal-nyt"),
+                  ("wordle", "normal-all-words"), ("mastermind", "default"),
                   ("bulls", "default")]
 
 
@@ -68,9 +71,21 @@ def get_game(name: str, variant: str | None = None) -> Game:
 
 def registered(game: Game) -> tuple[str, str] | None:
     """Return (name, variant) when `game` is a registered variant (worker processes rebuild it by
-    that key), else None (a user's word lists or scoring function: build it in this process)."""
-    known = game.variant in VARIANTS.get(game.name, {}) or game.variant in ON_REQUEST.get(game.name, {})
-    return (game.name, game.variant) if known else None
+    that key), else None (a user's word lists or scoring function: build it in this process). A game
+    only named like a registered variant (a user's game called mastermind/default) is not one: the
+    fingerprints (lists and rule source) must agree."""
+    if not named_like_registered(game):
+        return None
+    try:
+        made = get_game(game.name, game.variant)
+    except (ImportError, ValueError, OSError):  # not made here (an on-request list's extra missing): nor by workers
+        return None
+    return (game.name, game.variant) if made is game or made.fingerprint() == game.fingerprint() else None
+
+
+def named_like_registered(game: Game) -> bool:
+    """Return whether `game` has the (name, variant) of a registered variant (whether or not it is that variant)."""
+    return game.variant in VARIANTS.get(game.name, {}) or game.variant in ON_REQUEST.get(game.name, {})
 
 
 def on_request(name: str, variant: str) -> bool:

@@ -26,6 +26,7 @@ from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.games.wordlists import (
     DEFAULT_LENGTH,
+    WORD_LENGTHS,
     builtin_answers,
     builtin_guesses,
     check_length,
@@ -183,21 +184,23 @@ def _list_hash(answers: Sequence[str], guesses: Sequence[str]) -> str:
 
 
 def game(hard: bool = False, answers: Sequence[str] | None = None, guesses: Sequence[str] | None = None,
-         answers_only: bool = False, size: int | None = None, lists: str = "original") -> Game:
+         answers_only: bool = False, size: int | None = None, lists: str = "original",
+         all_words: bool = False) -> Game:
     """Return Wordle on the built-in lists of `size`-letter words (4 to 9; default 5: the original
     lists), or on the user's lists (any case and order; of `size` letters when given, else of the
     first word's length, at most 10).
 
-    With `guesses` but no `answers`, every acceptable word is a possible answer (12972x12972).
+    `all_words`: every acceptable word of the built-in lists is a possible answer (12972x12972;
+    variants "normal-all-words", "hard-all-words"), as with `guesses` but no `answers`.
     `answers_only` restricts the guesses to the built-in answers (variant "answers-only", 2315x2315,
     for players who only guess possible answers); it takes neither `hard` nor word lists.
     `lists="nyt"`: the NYT's lists instead of the original ones (3158 answers, 14855 guesses).
     Variants: "normal", "hard", "answers-only", followed by the size when it is not 5 ("hard6"), or
-    "-nyt" ("hard-nyt"); the user's lists: "-" and a hash of them. The lists are checked by
+    "-nyt" ("hard-nyt"), or "-all-words"; the user's lists: "-" and a hash of them. The lists are checked by
     `solver.games.wordlists.word_lists`, as every entry point's are: WordListError (a ValueError)
     naming the list and the word otherwise.
     """
-    for flag, value in (("hard", hard), ("answers_only", answers_only)):
+    for flag, value in (("hard", hard), ("answers_only", answers_only), ("all_words", all_words)):
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"{flag} must be True or False, got {excerpt(value)}")
     answers, guesses = word_tuple(answers, "answer list"), word_tuple(guesses, "guess list")
@@ -210,13 +213,15 @@ def game(hard: bool = False, answers: Sequence[str] | None = None, guesses: Sequ
         else:
             word_lists(answers, guesses, size)
         raise
-    return _game(bool(hard), answers, guesses, bool(answers_only), size, lists)
+    return _game(bool(hard), answers, guesses, bool(answers_only), size, lists, bool(all_words))
 
 
 @lru_cache(maxsize=8)
 def _game(hard: bool, answers: tuple | None, guesses: tuple | None, answers_only: bool, size: int | None,
-          lists: str) -> Game:
-    call = (hard, answers, guesses, answers_only, size, lists)  # what a pickle of the game holds (Game.made_by)
+          lists: str, all_words: bool) -> Game:
+    call = (hard, answers, guesses, answers_only, size, lists, all_words)  # what a pickle holds (Game.made_by)
+    if all_words and (answers_only or answers is not None or guesses is not None or lists != "original"):
+        raise ValueError("all_words takes the built-in lists: no word lists, answers-only or NYT lists")
     if answers_only and (hard or answers is not None or guesses is not None):
         raise ValueError("the answers-only variant takes neither hard mode nor word lists")
     mode = "answers-only" if answers_only else "hard" if hard else "normal"
@@ -229,12 +234,23 @@ def _game(hard: bool, answers: tuple | None, guesses: tuple | None, answers_only
     if builtin or answers_only:
         size = check_length(DEFAULT_LENGTH if size is None else size)
         answers, guesses = builtin_answers(size), builtin_answers(size) if answers_only else builtin_guesses(size)
+        if all_words:
+            answers = guesses
     else:
         answers, guesses = word_lists(answers, guesses, size)
     length = len(guesses[0])
-    variant = (mode if length == DEFAULT_LENGTH else f"{mode}{length}") if builtin else f"{mode}-{_list_hash(answers, guesses)}"
+    # every built-in word a possible answer, asked for or given as lists: one variant, with its tree
+    every_word = (not answers_only and length in WORD_LENGTHS and answers == guesses
+                  and (builtin or guesses == builtin_guesses(length)))
+    if every_word:
+        variant = f"{mode}{'' if length == DEFAULT_LENGTH else length}-all-words"
+    elif builtin:
+        variant = mode if length == DEFAULT_LENGTH else f"{mode}{length}"
+    else:
+        variant = f"{mode}-{_list_hash(answers, guesses)}"
     return _make(hard, answers, guesses, variant,
-                 _title(mode, length, None if builtin else (len(answers), len(guesses)))).made_by(game, *call)
+                 _title(mode, length, None if builtin and not every_word else (len(answers), len(guesses)))
+                 ).made_by(game, *call)
 
 
 def _make(hard: bool, answers: tuple[str, ...], guesses: tuple[str, ...], variant: str, title: str) -> Game:
@@ -273,16 +289,17 @@ def _title(mode: str, length: int, sizes: tuple[int, int] | None) -> str:
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
                   guesses: Sequence[str] | None = None, answers_only: bool = False,
-                  size: int = DEFAULT_LENGTH, lists: str = "original") -> tuple[str, State]:
+                  size: int = DEFAULT_LENGTH, lists: str = "original", all_words: bool = False) -> tuple[str, State]:
     """Return (first guess, state); the built-in lists use the tree (when built), user lists compute live.
 
     `answers`/`guesses` are word lists (any case) of `size`-letter words; with `guesses` alone every
     acceptable word is a possible answer. `answers_only`: only the built-in answers may be guessed
     (see `game`). `size` 4 to 9 picks the built-in lists of that word length. `lists="nyt"`: the
-    NYT's lists (3158 answers, 14855 guesses) instead of the original ones.
+    NYT's lists (3158 answers, 14855 guesses) instead of the original ones. `all_words`: every
+    acceptable word of the built-in lists may be the answer (variants "normal-all-words", ...).
     """
     check_length(size)
-    text, state = get_solver(game(hard, answers, guesses, answers_only, size, lists)).initial_guess()
+    text, state = get_solver(game(hard, answers, guesses, answers_only, size, lists, all_words)).initial_guess()
     return text, state
 
 

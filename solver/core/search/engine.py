@@ -42,6 +42,10 @@ class SearchOptions:
     # the order guesses are expanded in (and, in top-k mode, which k): "bound" (least lower bound,
     # then sum of squares, as Selby's) or "entropy" (most information)
     order: str = "bound"
+    # top-k only: in the first `widen` levels of a search (a root class, the classes below it, ...), go
+    # on past the k best guesses while none of them can finish the set within the guesses left (else the
+    # set is given up on although another guess may finish it; 0: never)
+    widen: int = 0
 
     def __post_init__(self) -> None:
         if self.mode not in ("prove", "top-k"):
@@ -59,7 +63,8 @@ class SearchOptions:
         """Return the strategy text stored in tree metadata, e.g. ``exact-prove-max6``."""
         mode = "prove" if self.proves else f"top{self.k}"
         order = "" if self.order == "bound" else f"-{self.order}"
-        return f"exact-{mode}{order}-max{self.max_guesses}"
+        widen = f"-widen{self.widen}" if self.widen and not self.proves else ""
+        return f"exact-{mode}{order}{widen}-max{self.max_guesses}"
 
 
 def lower_bound_table(losing: int, targets: int, max_guesses: int) -> np.ndarray:
@@ -104,7 +109,8 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
-                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0], np.int64),
+                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0,
+                         int(options.widen)], np.int64),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
@@ -151,6 +157,7 @@ class Searcher:
         self.ws = make_workspace(game, self.table, options)
         self.all_guesses = self.ws.pool
         self._exact: dict = {}  # (r, positions) -> (value, best guess) at the symmetric levels
+        self._prove: Searcher | None = None  # made by `lower_bound` in top-k mode
 
     @property
     def work(self) -> int:
@@ -340,6 +347,25 @@ class Searcher:
         bound = np.where(useless, INF, np.minimum(bound, INF))
         return bound, bound * positions.size + 2 * (sizes * sizes).sum(axis=1)
 
+    def leading_guesses(self, positions: np.ndarray, r: int, k: int) -> np.ndarray:
+        """Return the `k` guess rows the search expands first at a node of `positions` with r guesses
+        left (least bound, then least ordering key; guesses that cannot help are left out)."""
+        bounds, keys = [], []
+        for start in range(0, self.all_guesses.size, 1024):  # blocks: a few hundred MB at most
+            b, key = self._guess_bounds(self.all_guesses[start:start + 1024].astype(np.int64), positions, r)
+            bounds.append(b)
+            keys.append(key)
+        bound, key = np.concatenate(bounds), np.concatenate(keys)
+        order = [int(i) for i in np.argsort(key, kind="stable") if bound[i] < INF]
+        return self.all_guesses[order[:k]].astype(np.int64)
+
+    def _prover(self) -> "Searcher":
+        # a top-k searcher's prove-mode twin, made once: its set-up reads the whole table
+        if self._prove is None:
+            self._prove = Searcher(self.game, self.table, SearchOptions(
+                max_guesses=self.options.max_guesses, memo_bits=min(self.options.memo_bits, 20)))
+        return self._prove
+
     def lower_bound(self, positions: np.ndarray, r: int, upper: int, seconds: float,
                     guesses: np.ndarray | None = None, ghash: int = 0) -> int:
         """Return a proven lower bound of the value (prove-mode bounds), raised until `seconds` pass.
@@ -347,8 +373,7 @@ class Searcher:
         Each round asks the search whether the value reaches the current bound plus one; a cheap
         question while the bound is low. Stops at `upper` (then the value is proven).
         """
-        prove = self if self.options.proves else Searcher(self.game, self.table, SearchOptions(
-            max_guesses=self.options.max_guesses, memo_bits=min(self.options.memo_bits, 20)))
+        prove = self if self.options.proves else self._prover()
         deadline = time.perf_counter() + seconds
         bound = int(prove.ws.lb[r, positions.size])
         while bound < upper and time.perf_counter() < deadline:

@@ -45,6 +45,7 @@ PROBES = 8  # slots tried per memo lookup
 # stats counters
 NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
 WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
+WIDEN = 7  # index in ws.params: top-k goes on past the k best while none of them can finish, at depths below this (0: never)
 
 
 class Workspace(NamedTuple):
@@ -55,7 +56,8 @@ class Workspace(NamedTuple):
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
-    params: np.ndarray  # int64 [5]: win code, top-k (0 = all), max classes, hard mode (0/1), word length
+    params: np.ndarray  # int64 [8]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
+    # order (0 bound, 1 entropy), work limit, widen (levels)
     zobrist: np.ndarray  # uint64 [2, T]: random keys of the targets (two independent hashes)
     guess_keys: np.ndarray  # uint64 [G]: random keys of the guesses (hard-mode allowed lists)
     part: np.ndarray  # int32 [D, T]: H partitioned by the guess under evaluation
@@ -319,6 +321,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # -- memo ------------------------------------------------------------------------------
     h1, h2 = set_hash(ws, H, r, ghash)
     slot = memo_find(ws, h1, h2) if free else -1
+    if slot >= 0 and d < ws.params[WIDEN] and ws.memo_lo[slot] >= INF:
+        slot = -1  # given up on where it was not widened: widened here, it may still finish
     if slot >= 0:
         lo = ws.memo_lo[slot]
         if lo == ws.memo_hi[slot]:
@@ -399,13 +403,19 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             memo_store(ws, h1, h2, n, lb, INF, -1)
         return lb
     order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
+    limit = m
     if topk > 0 and m > topk:
-        m = topk
+        limit = topk
     # -- expand the guesses in order -------------------------------------------------------
     best = INF
     best_guess = -1
     failed = above
     for oi in range(m):
+        # top-k: the k best only; widened (the first params[WIDEN] levels of the call), the next ones
+        # too while none finishes at all (each one tried gave INF, or a bound a little below it that a
+        # cut-off near INF leaves): such a set is not given up on
+        if oi >= limit and (d >= ws.params[WIDEN] or best < INF // 2 or failed < INF // 2):
+            break
         j = order[oi]
         g = ws.cand_guess[d, j]
         if ws.cand_bound[d, j] >= beta:
