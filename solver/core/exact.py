@@ -148,42 +148,9 @@ def search_within(searcher, local: np.ndarray, r: int, guesses, ghash: int, work
     deadline stopped it). The work limit makes where it stops the same on every machine; the deadline
     is a safety net. As `Searcher.value_until`, the search runs in a worker thread (the kernel does
     not hold the GIL) stopped by this one at the deadline or on an exception here (Ctrl-C)."""
-    from solver.core.search import kernel  # defers Numba to the live path
-
     if clock() >= deadline:
         return None, True
-    ws, outcome, clocked = searcher.ws, {}, False
-
-    def run() -> None:
-        try:
-            outcome["value"] = searcher.value(local, r, guesses, ghash)
-        except BaseException as err:  # handed to the watching thread
-            outcome["error"] = err
-
-    ws.stats[kernel.ABORTED] = 0
-    ws.params[kernel.WORK_LIMIT] = ws.stats[kernel.WORK] + max(int(work), 1)
-    worker = threading.Thread(target=run, name="exact-search", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            left = deadline - clock()
-            if left <= 0:
-                ws.params[kernel.WORK_LIMIT] = 1  # checked at every node: the search stops
-                clocked = True
-                worker.join()
-                break
-            worker.join(min(ROUND_SECONDS, left))
-    except BaseException:
-        ws.params[kernel.WORK_LIMIT] = 1
-        worker.join()
-        raise
-    finally:
-        aborted = bool(ws.stats[kernel.ABORTED])
-        ws.params[kernel.WORK_LIMIT] = 0
-        ws.stats[kernel.ABORTED] = 0
-    if "error" in outcome:
-        raise outcome["error"]
-    return (None if aborted else outcome["value"]), clocked and aborted
+    return searcher.value_within(local, r, work, deadline, guesses, ghash, clock=clock, every=ROUND_SECONDS)
 
 
 def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadline: float,

@@ -219,8 +219,17 @@ class Searcher:
         math.inf: none) came first. The search runs in a worker thread (the kernel does not hold the
         GIL) watched from this one, which stops it at the deadline or on an exception here (Ctrl-C),
         and tells `on_progress(seconds, pairs scored, False)` every `every` seconds while it runs."""
-        ws, began, work = self.ws, clock(), self.work
+        return self.value_within(positions, r, None, deadline, guesses, ghash, forced, clock, on_progress, every)[0]
+
+    def value_within(self, positions: np.ndarray, r: int, work: float | None, deadline: float,
+                     guesses: np.ndarray | None = None, ghash: int = 0, forced: int = -1, clock=time.perf_counter,
+                     on_progress=None, every: float = PROGRESS_SECONDS) -> tuple[tuple[int, int] | None, bool]:
+        """Return ((value, best guess row) or None, whether the deadline stopped it): as `value_until`,
+        also stopped once `work` (guess, target) pairs are scored (None: no work limit); a work
+        limit stops the search at the same point on every machine, where a deadline does not."""
+        ws, began, done = self.ws, clock(), self.work
         outcome: dict = {}
+        clocked = False
 
         def run() -> None:
             try:
@@ -229,7 +238,8 @@ class Searcher:
                 outcome["error"] = err
 
         ws.stats[kernel.ABORTED] = 0
-        ws.params[kernel.WORK_LIMIT] = NO_LIMIT  # checked at every node: lowered to 1, the search stops
+        # checked at every node: lowered to 1 (the deadline, Ctrl-C), the search stops
+        ws.params[kernel.WORK_LIMIT] = NO_LIMIT if work is None else ws.stats[kernel.WORK] + max(int(work), 1)
         worker = threading.Thread(target=run, name="exact-search", daemon=True)
         worker.start()
         try:
@@ -237,11 +247,12 @@ class Searcher:
                 left = deadline - clock()
                 if left <= 0:
                     ws.params[kernel.WORK_LIMIT] = 1
+                    clocked = True
                     worker.join()
                     break
                 worker.join(min(every, left))
                 if worker.is_alive() and on_progress is not None:
-                    on_progress(clock() - began, self.work - work, False)
+                    on_progress(clock() - began, self.work - done, False)
         except BaseException:
             ws.params[kernel.WORK_LIMIT] = 1
             worker.join()
@@ -252,7 +263,7 @@ class Searcher:
             ws.stats[kernel.ABORTED] = 0
         if "error" in outcome:
             raise outcome["error"]
-        return None if aborted else outcome["value"]
+        return (None if aborted else outcome["value"]), clocked and aborted
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
         """Return the total over every target of the best tree opening with guess `row`.
