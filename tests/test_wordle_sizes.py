@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from importlib import metadata
 
 import pytest
 from typer.testing import CliRunner
 
 from solver.cli.main import app
+from solver.core import artifacts
 from solver.core.engine import get_solver
 from solver.core.registry import all_variants, build_command, get_game, registered, size_variants
 from solver.games import wordle
@@ -61,9 +63,14 @@ def test_size_errors():
 
 
 def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
+    # the exact normal-mode tree is committed and current (a minute of search): only the table and
+    # the greedy hard tree are built, and the committed tree is kept as it is
+    committed = artifacts.artifact_path(artifacts.TREE, get_game("wordle", "normal4"))
+    shutil.copy2(committed, tmp_path / committed.name)
     monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
     result = runner.invoke(app, ["tables", "wordle", "--size", "4"])
     assert result.exit_code == 0, result.stderr
+    assert (tmp_path / committed.name).read_bytes() == committed.read_bytes()
     names = {p.name for p in tmp_path.iterdir()}
     assert {"table-wordle-normal4.parquet", "tree-wordle-normal4.parquet", "tree-wordle-hard4.parquet"} <= names
     for variant in ("normal4", "hard4"):
