@@ -128,25 +128,19 @@ def test_a_silent_connection_is_closed(server):
     assert closed and parse(data)[0] == 408
 
 
-def test_a_stalled_body_is_answered_408_and_closed(server):
+@pytest.mark.parametrize("length, status, message", [
+    (60000, 408, "body did not arrive"),  # a body that stalls after 1 KB
+    (70000, 413, "over 64 KB"),  # a body announced over the limit
+])
+def test_a_stalled_or_oversized_body_is_refused_and_closed(server, length, status, message):
     with connect(server) as sock:
         sock.sendall(b"POST /api/next HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 60000\r\n\r\n" + b'{"game": "wordle", ' + b" " * 1000)
+                     + f"Content-Length: {length}\r\n\r\n".encode() + b'{"game": "wordle", ' + b" " * 1000)
         closed, data = closed_within(sock, GIVE_UP)
-    assert closed, "a connection whose body stalled stayed open"
-    status, headers, body = parse(data)
-    assert status == 408 and headers["connection"] == "close"
-    one_line_error(body, "body did not arrive")
-
-
-def test_a_body_over_the_limit_is_refused_and_closed(server):
-    with connect(server) as sock:
-        sock.sendall(b"POST /api/next HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 70000\r\n\r\n" + b" " * 1000)
-        closed, data = closed_within(sock, GIVE_UP)
-    status, headers, body = parse(data)
-    assert closed and status == 413 and headers["connection"] == "close"
-    one_line_error(body, "over 64 KB")
+    assert closed, f"a connection whose body ({length} bytes announced) stalled stayed open"
+    answered, headers, body = parse(data)
+    assert answered == status and headers["connection"] == "close"
+    one_line_error(body, message)
 
 
 def test_connections_over_the_limit_are_refused(server):
