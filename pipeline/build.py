@@ -83,6 +83,12 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
 EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k", k=10, widen=1, max_guesses=6),
                                                       root_k=3, bound_seconds=2)
                     for size in (4, 6, 7, 8, 9)})
+# Their hard mode puts the worst case first: the least number of guesses any tree can guarantee
+# (proven over every first guess by a feasibility search, `pipeline.search.depth`; 4-letter words
+# need 12, their -ILL and -ANE families), then the least total within it (top 10, every level widened)
+EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15), root_k=3,
+                                                    bound_seconds=2, worst_first=True)
+                    for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.search.pooled`). n4 is too large for a feedback table; its opener is the greedy choice
 # over the 16432 hands up to suit permutations. n3's opener is the best of six measured (README).

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pipeline.search.build import Plan, build, checkpoint_dir
+from pipeline.search.depth import NoTreeWithin, least_worst_case
 from solver.core import kernels
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
 from solver.games import bulls, mastermind, wordle
@@ -215,3 +216,37 @@ def test_widened_top_k_finishes_wherever_a_tree_exists(name, cap):
 def test_widening_is_in_the_strategy_name():
     assert SearchOptions(mode="top-k", k=30, widen=1).describe() == "exact-top30-widen1-max6"
     assert SearchOptions(widen=1).describe() == "exact-prove-max6"  # prove mode tries every guess anyway
+
+
+@pytest.mark.parametrize("name", ["mastermind-3x3", "wordle-30", "wordle-30-hard", "wordle-ight", "wordle-ight-hard"])
+def test_least_worst_case_equals_brute_force(name):
+    # the feasibility search finds a tree exactly where the naive search does, at every cap, and
+    # its least worst case is the naive one's (hard mode makes the -IGHT family's the larger)
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    hard = game.allowed is not None
+    finite = [not math.isinf(exhaustive.optimal_total(game, cap, hard=hard)) for cap in range(1, 9)]
+    least = finite.index(True) + 1
+    feasibility = searched(game, 8, first=True)
+    positions = np.arange(game.n_targets)
+    assert [feasibility.value(positions, cap)[0] < INF for cap in range(1, 9)] == finite
+    worst = least_worst_case(game, table, 8)
+    assert worst.guesses == least and worst.proven
+    assert feasibility.value(positions, least, forced=worst.opener)[0] < INF
+    with pytest.raises(NoTreeWithin):
+        least_worst_case(game, table, least - 1)
+    # out of work at once, the proof stops short and a top-1 search gives an upper bound
+    rough = least_worst_case(game, table, 8, work=1, k=1)
+    assert rough.lower <= least <= rough.guesses
+    assert feasibility.value(positions, rough.guesses, forced=rough.opener)[0] < INF
+
+
+def test_worst_first_plan_keeps_the_least_worst_case(tmp_path):
+    game = SMALL_GAMES["wordle-ight-hard"]()
+    table = kernels.feedback_table(game)
+    least = least_worst_case(game, table, 8).guesses
+    plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst_first=True, bound_seconds=0.1)
+    assert plan.describe().endswith("-worstfirst")
+    built = build(game, table, plan, jobs=1, folder=tmp_path)
+    assert built.worst.guesses == least and max(built.nodes.depth) + 1 == least
+    assert built.total >= exhaustive.optimal_total(game, least, hard=True)

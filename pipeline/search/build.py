@@ -24,6 +24,7 @@ from pipeline import cluster
 from pipeline.cluster.backend import SCRATCH
 from pipeline.search import fanout
 from pipeline.search.bounds import game_lower_bound
+from pipeline.search.depth import WorstCase, least_worst_case
 from pipeline.tables import compute_table
 from pipeline.trees import max_guesses, to_arrow
 from solver.core import artifacts, atomic
@@ -56,12 +57,24 @@ class Plan:
     # no opener: the first guess is the best of the `root_k` best by the search's order (each valued
     # by the plan's search below it) instead of the best of every first guess; 0: every first guess
     root_k: int = 0
+    # the worst case first: the tree keeps to the game's least worst case (`depth`: proven over every
+    # first guess within `worst_work` pairs scored, an upper bound from a top-k search otherwise; at
+    # most options.max_guesses), then the least total within it; every level of a top-k search is
+    # widened, so no set that some guess finishes in time is given up on
+    worst_first: bool = False
+    worst_work: int | None = None
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
+        text += "-worstfirst" if self.worst_first else ""
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
+
+    def within(self, guesses: int) -> "Plan":
+        """Return this plan with every tree kept within `guesses` (top-k widened at every level)."""
+        widen = guesses + 1 if not self.options.proves else 0
+        return replace(self, options=replace(self.options, max_guesses=guesses, widen=widen), worst_first=False)
 
 
 @dataclass
@@ -284,17 +297,22 @@ class Built:
     proof: str  # "game", "opener" or "none" (top-k: an upper bound)
     stats: Stats
     seconds: float  # search time summed over the root and its classes (the work, not the wall time)
+    worst: WorstCase | None = None  # a worst-first plan's least worst case (the tree keeps to it)
 
     def metadata(self) -> dict:
         """Return the search figures stored in the tree artifact's metadata."""
+        extra = {}
+        if self.worst is not None:  # proven over every first guess (`depth`)
+            # proven the least worst case when equal to the tree's max_guesses
+            extra = {"worst_case_lower_bound": self.worst.lower, "worst_case_seconds": f"{self.worst.seconds:.1f}"}
         return {"lower_bound": self.lower, "proven": self.proof, "nodes_searched": self.stats.nodes,
                 "full_nodes": self.stats.full, "memo_hit_rate": f"{self.stats.hit_rate:.4f}",
-                "search_seconds": f"{self.seconds:.1f}"}
+                "search_seconds": f"{self.seconds:.1f}", **extra}
 
 
-def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
+def root_guess(game: Game, table: np.ndarray, plan: Plan, also: tuple[int, ...] = ()) -> tuple[int, Stats]:
     """Return (the first guess, work done): the plan's opener, or the best over every first guess (or
-    over the plan's `root_k` leading ones)."""
+    over the plan's `root_k` leading ones and the guess rows `also`)."""
     if plan.opener is not None:
         return game.index_of(plan.opener), Stats()
     if game.canonical is not None and len(firsts := game.canonical([])) == 1:
@@ -306,8 +324,9 @@ def root_guess(game: Game, table: np.ndarray, plan: Plan) -> tuple[int, Stats]:
     r = plan.options.max_guesses
     if plan.root_k:
         value, guess = INF, -1
-        for row in searcher.leading_guesses(positions, r, plan.root_k):
-            total, _ = searcher.value(positions, r, beta=value, forced=int(row))
+        rows = [int(row) for row in searcher.leading_guesses(positions, r, plan.root_k)]
+        for row in rows + [row for row in also if row not in rows]:
+            total, _ = searcher.value(positions, r, beta=value, forced=row)
             if total < value:
                 value, guess = total, int(row)
     else:
@@ -323,14 +342,21 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     Classes are tasks of their own, largest first; a class too large for one worker (`fanout`) is
     seeded in that first batch, then solved by batches of smaller tasks.
     """
+    checkpoint = checkpoint_dir(game, plan, folder)
+    checkpoint.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    root, stats = root_guess(game, table, plan)
+    worst = None
+    if plan.worst_first:
+        worst = _load_object(checkpoint / "worst.pkl")
+        if not isinstance(worst, WorstCase):
+            worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work)
+            _save_object(checkpoint / "worst.pkl", worst)
+        plan = plan.within(worst.guesses)
+    root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
     root_seconds = time.perf_counter() - start
     positions = np.arange(game.n_targets, dtype=np.int64)
     searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
     groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
-    checkpoint = checkpoint_dir(game, plan, folder)
-    checkpoint.mkdir(parents=True, exist_ok=True)
     done = finished_classes(checkpoint)
     todo = [(code, group) for code, group in groups if code not in done]
     if progress:
@@ -392,7 +418,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
         proof = "opener" if lower >= total else "none"
     # search time: the root's plus each class's own (also those read from checkpoints)
     seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
-    return Built(nodes, total, min(lower, total), proof, stats, seconds)
+    return Built(nodes, total, min(lower, total), proof, stats, seconds, worst)
 
 
 def finished_classes(checkpoint: Path) -> dict[int, ClassResult]:
@@ -418,6 +444,9 @@ def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder:
     built = build(game, table, plan, jobs, progress, folder)
     extra = {"targets": game.n_targets, "total_guesses": built.total, "max_guesses": max_guesses(built.nodes),
              "strategy": plan.describe(), **built.metadata()}
+    if built.worst is not None and extra["max_guesses"] != built.worst.guesses:
+        raise RuntimeError(f"the {game.title} tree needs {extra['max_guesses']} guesses, not its least worst case "
+                           f"{built.worst.guesses}")
     if plan.published is not None:
         total, source = plan.published
         if built.proof != "opener" or built.total != total:

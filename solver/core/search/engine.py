@@ -46,6 +46,9 @@ class SearchOptions:
     # on past the k best guesses while none of them can finish the set within the guesses left (else the
     # set is given up on although another guess may finish it; 0: never)
     widen: int = 0
+    # stop at each node's first guess that finishes its set: a feasibility search (can every target be
+    # finished within the guesses?), whose finite values are upper bounds and whose INF is still a proof
+    first: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in ("prove", "top-k"):
@@ -110,7 +113,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
                          game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0,
-                         int(options.widen)], np.int64),
+                         int(options.widen), int(options.first)], np.int64),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),

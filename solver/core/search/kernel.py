@@ -46,6 +46,7 @@ PROBES = 8  # slots tried per memo lookup
 NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
 WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
 WIDEN = 7  # index in ws.params: top-k goes on past the k best while none of them can finish, at depths below this (0: never)
+FIRST = 8  # index in ws.params: 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
 
 
 class Workspace(NamedTuple):
@@ -56,8 +57,8 @@ class Workspace(NamedTuple):
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
-    params: np.ndarray  # int64 [8]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
-    # order (0 bound, 1 entropy), work limit, widen (levels)
+    params: np.ndarray  # int64 [9]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
+    # order (0 bound, 1 entropy), work limit, widen (levels), first (0/1)
     zobrist: np.ndarray  # uint64 [2, T]: random keys of the targets (two independent hashes)
     guess_keys: np.ndarray  # uint64 [G]: random keys of the guesses (hard-mode allowed lists)
     part: np.ndarray  # int32 [D, T]: H partitioned by the guess under evaluation
@@ -429,7 +430,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             best = total
             best_guess = g
             beta = total
-            if best <= lb:
+            if best <= lb or (ws.params[FIRST] and best < INF):
                 break
         elif total < failed:
             failed = total
