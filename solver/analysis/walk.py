@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from solver.analysis.notation import check_allowed
+from solver.analysis.notation import check_allowed, plural
 from solver.core.engine import Solver, State, Tree
 from solver.core.game import Game
 
@@ -181,3 +181,12 @@ def play(solver: Solver, answer: int, limit: int = 100) -> list[tuple[int, int]]
             return steps
         state = solver.advance(state, row, code)
     raise ValueError(f"no win within {limit} guesses against {game.labels[answer]}")
+
+
+def verdict(game: Game, guesses: int) -> str:
+    """Return the last line of a game won in `guesses`: a win only within the game's guess limit
+    (`Game.max_guesses`, Wordle's 6), else "Not solved within 6 (took 9)."."""
+    limit = game.max_guesses
+    if limit is not None and guesses > limit:
+        return f"Not solved within {limit} (took {guesses})."
+    return f"You got it in {plural(guesses, 'guess', 'guesses')}!"

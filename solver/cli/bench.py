@@ -35,6 +35,13 @@ class Result:
     seconds: float
     source: str  # how the guesses were chosen
     hardest: tuple[str, ...] = ()  # labels of every target needing `worst` guesses, in the game's order
+    sampled_from: int | None = None  # with --sample: the number of targets the sample was drawn from
+
+    @property
+    def over_limit(self) -> int | None:
+        """Return the targets needing more guesses than the game allows (None: the game has no limit)."""
+        limit = self.game.max_guesses
+        return None if limit is None else sum(n for g, n in self.counts.items() if g > limit)
 
     @property
     def targets(self) -> int:
@@ -78,7 +85,8 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
     guesses = nodes.guesses_per_target(0)
     worst = max(guesses.values())
     hardest = tuple(game.labels[row] for row in sorted(guesses) if guesses[row] == worst)
-    return Result(game, nodes.histogram(0), nodes.seconds, source, hardest)
+    return Result(game, nodes.histogram(0), nodes.seconds, source, hardest,
+                  game.n_targets if sample is not None else None)
 
 
 def histogram(result: Result, hardest: int = HARDEST_SHOWN) -> list[str]:
@@ -87,11 +95,15 @@ def histogram(result: Result, hardest: int = HARDEST_SHOWN) -> list[str]:
     if hardest < 0:
         raise UsageError(f"--hardest must be at least 0, got {hardest}")
     top = max(result.counts.values())
-    lines = [f"{result.game.title}: {result.targets} targets, {result.source}", "guesses  targets"]
+    sample = "" if result.sampled_from is None else f" (a random sample of the {result.sampled_from})"
+    lines = [f"{result.game.title}: {result.targets} targets{sample}, {result.source}", "guesses  targets"]
     for guesses in range(min(result.counts), result.worst + 1):
         count = result.counts.get(guesses, 0)
         bar = "#" * (round(BAR_WIDTH * count / top) or (1 if count else 0))
         lines.append(f"{guesses:>7}  {count:>7}  {bar}")
+    if result.over_limit is not None:
+        lines.append(f"over the limit of {result.game.max_guesses} guesses: {plural(result.over_limit, 'target')} "
+                     "(not solved in the game)")
     if hardest and result.hardest:
         lines.append(hardest_line(result, hardest))
     lines.append(f"mean {result.mean:.4f} guesses (std {result.std:.4f}), max {result.worst}, total {result.total}, "

@@ -20,6 +20,7 @@ from solver.analysis.review import review as compute_review
 from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
 from solver.analysis.walk import play as play_out
+from solver.analysis.walk import verdict
 from solver.cli import bench as benchmark
 from solver.cli import openers as exact_openers
 from solver.cli import review as reviews
@@ -176,7 +177,7 @@ def play(
     for number, (row, code) in enumerate(steps, start=1):
         typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
         typer.echo(f"My answer: {show_feedback(chosen, code)}")
-    typer.echo(f"You got it in {len(steps)} guess{'es' if len(steps) > 1 else ''}!")
+    typer.echo(verdict(chosen, len(steps)))
 
 
 def _converse(session) -> None:

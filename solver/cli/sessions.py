@@ -22,7 +22,7 @@ from solver.analysis.notation import (
     plural,
     show_feedback,
 )
-from solver.analysis.walk import feedback_codes, start_state
+from solver.analysis.walk import feedback_codes, start_state, verdict
 from solver.cli.why import why_lines
 from solver.core.engine import get_solver
 from solver.core.game import Game
@@ -156,8 +156,7 @@ class HideSession:
         lines = [f"My answer: {show_feedback(self.game, code)}"]
         if code == self.game.win_code:
             self.done = True
-            n = len(self.history)
-            return lines + [f"You got it in {n} guess{'es' if n > 1 else ''}!"]
+            return lines + [verdict(self.game, len(self.history))]
         return lines + [f"{plural(self.rows.size, 'candidate remains', 'candidates remain')}."]
 
     def undo(self) -> list[str]:
