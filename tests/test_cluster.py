@@ -214,7 +214,7 @@ def test_backend_options_and_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if the dask extra were not installed
     for args in (("tables", "mastermind", "--backend", "dask"), ("openers", "wordle", "--exact", "--backend", "dask")):
         result = invoke(*args)
-        assert_error(result, "needs the dask extra: pip install 'deduce[dask]'", 1)
+        assert_error(result, "needs the dask extra: pip install 'deduce-solver[dask]'", 1)
 
 
 def test_slices():

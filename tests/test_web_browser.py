@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-INSTALL = "apt-get install chromium; pip install 'deduce[test]'"
+INSTALL = "apt-get install chromium; pip install 'deduce-solver[test]'"
 for _module in ("fastapi", "uvicorn", "playwright"):
     pytest.importorskip(_module, reason=f"the browser tests need {_module}: {INSTALL}")
 

@@ -55,7 +55,7 @@ def installed(tmp_path_factory) -> Path:
     dist = tmp_path_factory.mktemp("dist")
     subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT)],
                    check=True, capture_output=True, text=True)
-    wheel = next(dist.glob("deduce-*.whl"))
+    wheel, = dist.glob("*.whl")  # the one wheel just built (deduce_solver-VERSION-...)
     env = tmp_path_factory.mktemp("venv")
     venv.create(env, with_pip=False)
     python = env / "bin" / "python"

@@ -7,7 +7,7 @@ tree, one group of anagram openers) to the *current* backend (`current`, set by 
 * `Local` (the default, no Dask needed): the builds keep their joblib processes (Numba on one
   thread in each); the opener ranking (`pipeline.search.openers.rank_openers`) uses joblib's
   reusable executor, handing out tasks a few at a time with the current cut-off.
-* `Dask` (`pip install 'deduce[dask]'`): a `distributed.Client` on a running scheduler
+* `Dask` (`pip install 'deduce-solver[dask]'`): a `distributed.Client` on a running scheduler
   (``tcp://host:port``), or on a `LocalCluster` started here (worker processes on 127.0.0.1, one
   thread each). Tasks go to the scheduler one future each (`Client.submit`); a worker that dies
   loses only the tasks it held, which the scheduler gives to another worker (a task that kills
@@ -51,7 +51,7 @@ from solver.core.limits import excerpt
 from solver.core.registry import UsageError, get_game, registered
 
 BACKENDS = ("local", "dask")
-MISSING_DASK = "--backend dask needs the dask extra: pip install 'deduce[dask]'"
+MISSING_DASK = "--backend dask needs the dask extra: pip install 'deduce-solver[dask]'"
 CONNECT_SECONDS = 10  # to reach a scheduler and have its answer (the handshake of Dask's protocol)
 WORKER_SECONDS = 60  # for a first worker to join a scheduler that has none
 SHARED_SECONDS = 5  # a task waits at most this long for a shared value (then keeps its own)

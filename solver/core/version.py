@@ -1,7 +1,7 @@
 """The installed version of the package (`deduce --version`, `solver.__version__`)."""
 from importlib.metadata import PackageNotFoundError, version
 
-DISTRIBUTION = "deduce"  # the name pip knows the project by (pyproject.toml)
+DISTRIBUTION = "deduce-solver"  # the name pip knows the project by (pyproject.toml; "deduce" is taken on PyPI)
 
 try:
     __version__ = version(DISTRIBUTION)  # one source of truth: pyproject.toml, via the package metadata

@@ -1,0 +1,74 @@
+"""What a new user meets first (issue 23): the name pip knows, the hints that name it, the set-up.
+
+* The distribution name is not one taken on PyPI by another project, and every `pip install
+  'NAME[extra]'` hint in the code, the tests and the README names this distribution and one of its
+  extras (a hint naming a taken name installs someone else's project).
+* The installed distribution (the virtualenv's, made by `make install`) is this checkout's, under
+  that name: its version is `solver.__version__`.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+# Names on PyPI that belong to other projects (checked with `pip index versions NAME`, 2026-12-01):
+# deduce 3.0.6 is a Dutch medical text de-identification tool.
+TAKEN_ON_PYPI = {"deduce"}
+
+# `pip install 'NAME[extra]'`, `pip install NAME[extra]`, `pip install -e '.[extra]'` (`.` and paths
+# are the checkout, not a name)
+HINT = re.compile(r"pip install (?:-e |--editable )?['\"]?([A-Za-z0-9][A-Za-z0-9_.-]*)\[([a-z0-9_,-]+)\]")
+# where hints live; build/ (stale copies of setuptools) and the virtualenv are not the project's
+HINT_FILES = sorted(
+    [p for folder in ("solver", "pipeline", "tests") for p in (ROOT / folder).rglob("*.py")]
+    + [ROOT / "README.md", ROOT / "Makefile", ROOT / ".ci" / "run"])
+HINT_FILES.remove(Path(__file__).resolve())  # this file's own examples
+# The CLI's own message, and the test that pins it, are changed by the CLI's owner (issue 23, item 1):
+# until then these files still say 'deduce[web]' and 'deduce[plot]'.
+AWAITING_CLI = {"solver/cli/main.py", "solver/cli/bench.py", "tests/test_web_api.py"}
+
+
+def normalized(name: str) -> str:
+    """Return a distribution name as PyPI compares it (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_distribution_name_is_not_taken_on_pypi():
+    assert normalized(PROJECT["name"]) not in TAKEN_ON_PYPI, \
+        f"{PROJECT['name']!r} is another project on PyPI: `pip install '{PROJECT['name']}[web]'` installs it"
+
+
+def test_installed_distribution_is_this_checkout_under_its_name():
+    from solver import __version__
+    from solver.core.version import DISTRIBUTION
+
+    assert normalized(DISTRIBUTION) == normalized(PROJECT["name"])
+    try:
+        installed = metadata.distribution(PROJECT["name"])
+    except metadata.PackageNotFoundError:
+        pytest.skip(f"{PROJECT['name']} is not installed here (make install installs it)")
+    assert installed.version == PROJECT["version"] == __version__
+    scripts = {e.name for e in installed.entry_points if e.group == "console_scripts"}
+    assert scripts == {"deduce", "wordle"}
+    assert set(installed.metadata.get_all("Provides-Extra")) >= {"web", "test", "plot", "dask"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, id=str(p.relative_to(ROOT)),
+                 marks=[pytest.mark.xfail(reason="the CLI's owner changes its 'deduce[...]' hints (issue 23)",
+                                          strict=False)] if str(p.relative_to(ROOT)) in AWAITING_CLI else [])
+    for p in HINT_FILES if HINT.search(p.read_text(encoding="utf-8"))])
+def test_install_hints_name_this_distribution_and_its_extras(path):
+    extras = set(PROJECT["optional-dependencies"])
+    for name, wanted in HINT.findall(path.read_text(encoding="utf-8")):
+        if name == "." or "/" in name:
+            continue
+        assert normalized(name) == normalized(PROJECT["name"]), f"{path.name}: pip install {name}[{wanted}]"
+        assert set(wanted.split(",")) <= extras, f"{path.name}: {name}[{wanted}] names no such extra"
