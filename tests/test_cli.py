@@ -152,7 +152,7 @@ def test_play_wordle_on_own_lists(small_lists):
     (["battleship", "A1", "A1", "B2"], "duplicate location: A1"),
     (["wordle", "CRAN"], "not a 5-letter word"),
     (["wordle", "ZZZZZ"], "not in the acceptable word list"),
-    (["wordle", "AAHED"], "not a possible answer"),
+    (["wordle", "AAHED"], "not one of the 2315 answers"),
     (["wordle", "CRANE", "--variant", "normal", "--hard"], "--hard contradicts"),
     (["wordle", "CRANE", "--answers", "/nonexistent/list.txt"], "cannot read word list"),
     (["mastermind", "7777"], "not a code of 4 colours"),

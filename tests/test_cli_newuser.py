@@ -2,9 +2,13 @@
 table, repeated board answers, output closed early, and the wording of a few messages."""
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
+from solver.analysis.walk import start_state
 from solver.cli.main import app
+from solver.core.engine import InconsistentFeedbackError, get_solver
+from solver.core.registry import get_game
 
 runner = CliRunner()
 
@@ -34,3 +38,36 @@ def test_bench_counts_the_games_over_the_limit():
     assert over > 0  # WASTER, WINDER, ... take more than 6
     assert f"over the limit of 6 guesses: {over} targets (not solved in the game)" in lines
     assert not any(line.startswith("over the limit") for line in ok("bench", "mastermind", "-s", "5").splitlines())
+
+
+# -- 7. an answer outside the answer list -----------------------------------------------------
+ALL_WORDS_HINT = "SALET is not one of the 2315 answers of wordle: --all-words (the every-word variant) allows any acceptable word"
+
+
+def one_line_error(result, status: int = 1) -> str:
+    assert result.exit_code == status, (result.stdout, result.stderr, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0].removeprefix("error: ")
+
+
+def test_a_word_outside_the_answers_names_the_list_and_all_words():
+    assert one_line_error(deduce("hint", "wordle", "SALET=GGGGG")) == ALL_WORDS_HINT
+    assert one_line_error(deduce("tree", "wordle", "--path", "SALET=GGGGG")) == ALL_WORDS_HINT
+    assert one_line_error(deduce("review", "wordle", "SALET", "--answer", "SALET")) == ALL_WORDS_HINT
+    assert one_line_error(deduce("play", "wordle", "SALET")) == ALL_WORDS_HINT
+    solve = deduce("solve", "wordle", input="SALET=GGGGG\nGGGGG\nquit\n")  # SALET is the tree's opener
+    assert solve.exit_code == 0 and solve.stderr.count(ALL_WORDS_HINT + " (try again)") == 2, solve.stderr
+    assert one_line_error(deduce("hint", "wordle", "--hard", "SALET=GGGGG")).startswith(
+        "SALET is not one of the 2315 answers of wordle hard: --all-words")
+    # where --all-words does not apply, no hint
+    assert one_line_error(deduce("play", "wordle", "AAHED", "--lists", "nyt")) == \
+        "AAHED is not one of the 3158 answers of wordle (NYT lists)"
+    assert ok("play", "wordle", "SALET", "--all-words").splitlines()[-1].startswith("You got it")
+
+
+def test_the_library_says_so_too():
+    solver = get_solver(get_game("wordle"))
+    with pytest.raises(InconsistentFeedbackError) as err:
+        solver.advance(start_state(solver), solver.game.index_of("SALET"), solver.game.win_code)
+    assert str(err.value) == "SALET is not one of the 2315 answers of wordle"

@@ -408,7 +408,7 @@ def test_review_errors_say_what_is_wrong(client):
     assert "not both" in error({"history": [SALET], "guesses": ["SALET"]}, "guesses")
     assert "need the answer" in error({"guesses": ["SALET"]}, "answer")
     assert "nothing to review" in error({"answer": "BURNT"}, "guesses")
-    assert "not a possible answer" in error({"answer": "AAHED", "guesses": ["SALET"]}, "answer")
+    assert "not one of the 2315 answers" in error({"answer": "AAHED", "guesses": ["SALET"]}, "answer")
     assert "XYZZY" in error({"answer": "BURNT", "guesses": ["SALET", "XYZZY"]}, "guesses[1]")
     assert "after the win" in error({"answer": "BURNT", "guesses": ["BURNT", "SALET"]}, "guesses[1]")
     assert "hard mode" in error({"variant": "hard", "answer": "BURNT", "guesses": ["SALET", "CRANE"]}, "guesses[1]")

@@ -123,8 +123,17 @@ def parse_answer(game: Game, parts: Sequence[str]) -> int:
         raise ValueError(f"a {game.name} answer is one word, got {excerpt(' '.join(parts))}")
     row = parse_guess(game, " ".join(parts))
     if row not in game.target_index:
-        raise ValueError(f"{game.labels[row]} is not a possible answer of {game.title}")
+        raise ValueError(not_an_answer(game, row))
     return row
+
+
+def not_an_answer(game: Game, row: int) -> str:
+    """Return why guess `row` cannot be the answer: "AAHED is not one of the 2315 answers of wordle",
+    and, on Wordle's built-in lists, that `--all-words` (the every-word variant) allows any acceptable word."""
+    text = f"{game.labels[row]} is not one of the {game.n_targets} answers of {game.title}"
+    if game.name == "wordle" and re.fullmatch(r"(normal|hard)\d?", game.variant):
+        text += ": --all-words (the every-word variant) allows any acceptable word"
+    return text
 
 
 def answer_variant(name: str, parts: Sequence[str]) -> str | None:
@@ -160,7 +169,15 @@ def parse_step(game: Game, text: str) -> tuple[int, int]:
     guess, sep, feedback = text.partition("=")
     if not sep or "=" in feedback or not guess.strip() or not feedback.strip():
         raise ValueError(f"expected GUESS=FEEDBACK, got {excerpt(text)}")
-    return parse_guess(game, guess), parse_feedback(game, feedback)
+    row, code = parse_guess(game, guess), parse_feedback(game, feedback)
+    check_win(game, row, code)
+    return row, code
+
+
+def check_win(game: Game, row: int, code: int) -> None:
+    """Raise ValueError (`not_an_answer`) if `code` says that guess `row` won but it cannot be the answer."""
+    if code == game.win_code and row not in game.target_index:
+        raise ValueError(not_an_answer(game, row))
 
 
 def parse_path(game: Game, text: str) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ import numpy as np
 from solver.analysis.explain import explain_state
 from solver.analysis.notation import (
     check_allowed,
+    check_win,
     label_list,
     parse_feedback,
     parse_guess,
@@ -74,6 +75,7 @@ class SolveSession:
         if line.strip().lower() == "why":
             return self.why()
         row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
+        check_win(game, row, code)
         check_allowed(game, self.state.history, row)
         was_on_tree = self.state.node is not None and self.solver.tree is not None
         state = self.solver.advance(self.state, row, code)

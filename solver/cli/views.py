@@ -41,7 +41,8 @@ def locate(solver: Solver, steps: Sequence[tuple[int, int]]) -> View:
 def summary(view: View, show: int) -> list[str]:
     """Return the lines describing the node: source, guess, candidates (at most `show`), guesses."""
     game, nodes, node = view.solver.game, view.nodes, view.node
-    lines = [f"{game.title} after {history_text(game, view.state.history)}"]
+    history = view.state.history
+    lines = [f"{game.title} {'after ' + history_text(game, history) if history else 'at the start'}"]
     if view.state.history and view.state.history[-1][1] == game.win_code:
         return lines + [f"already solved: the answer is {game.labels[view.state.history[-1][0]]}"]
     if view.solver.tree is None and view.solver.tree_error:

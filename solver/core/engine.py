@@ -277,7 +277,10 @@ class Solver:
         positions = np.flatnonzero(self.game.target_index == row)
         tree = self.tree
         sure = state.node is not None and tree is not None and tree.remaining[state.node] == 1 and tree.guess[state.node] == row
-        if positions.size == 0 or not (sure or positions[0] in state.candidate_positions):
+        if positions.size == 0:
+            raise InconsistentFeedbackError(f"{self.game.labels[row]} is not one of the {self.game.n_targets} answers "
+                                            f"of {self.game.title}")
+        if not (sure or positions[0] in state.candidate_positions):
             self._inconsistent(state, row, self.game.win_code)
         solved = State(self, history, None)
         solved.__dict__["candidate_positions"] = positions  # fills the cached property: no filtering
@@ -286,7 +289,8 @@ class Solver:
     def _inconsistent(self, state: State, row: int, code: int) -> None:
         game = self.game
         raise InconsistentFeedbackError(
-            f"no {game.name} target gives {game.labels[row]}={game.decode(code)} after {state.history_text()}")
+            f"no {game.name} target gives {game.labels[row]}={game.decode(code)} "
+            f"{'after ' + state.history_text() if state.history else 'at the start'}")
 
     def guess_row(self, state: State) -> int:
         """Return the guess row to play in `state`: the tree's, else the exact search's within the budget
