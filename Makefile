@@ -11,12 +11,12 @@ SCHEDULER ?=
 
 .PHONY: install tables test bench clean-tables
 
-# editable_mode=compat: the checkout itself is on the path (the packages are its folders), which
-# also spares setuptools' warning about folders named like the package.
+# An editable install: one .pth line puts the checkout itself on the path (every package is the
+# folder of its name, pyproject.toml), and the commands go to $(BIN).
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,plot]' --config-settings editable_mode=compat
+	$(BIN)/python -m pip install -q -e '.[test,plot]'
 	touch $(STAMP)
 
 install: $(STAMP)

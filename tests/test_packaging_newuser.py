@@ -5,11 +5,18 @@
   extras (a hint naming a taken name installs someone else's project).
 * The installed distribution (the virtualenv's, made by `make install`) is this checkout's, under
   that name: its version is `solver.__version__`.
+* The Makefile's editable install builds without a setuptools warning (the `compat` mode printed a
+  deprecation on every fresh install), as one .pth line naming the checkout: `solver` and `pipeline`
+  import from it, and the wheel still carries the trees (tests/test_wheel.py).
 """
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
 import tomllib
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
@@ -72,3 +79,33 @@ def test_install_hints_name_this_distribution_and_its_extras(path):
             continue
         assert normalized(name) == normalized(PROJECT["name"]), f"{path.name}: pip install {name}[{wanted}]"
         assert set(wanted.split(",")) <= extras, f"{path.name}: {name}[{wanted}] names no such extra"
+
+
+BUILD_EDITABLE = """
+import sys, setuptools.build_meta as backend
+print(backend.build_editable(sys.argv[1], config_settings=dict(a.split("=", 1) for a in sys.argv[2:])))
+"""
+
+
+def makefile_install() -> list[str]:
+    """Return the words of the Makefile's `pip install -e` line."""
+    line, = [s for s in (ROOT / "Makefile").read_text().splitlines() if "pip install" in s and " -e " in s]
+    return shlex.split(line.strip())
+
+
+def test_the_editable_install_is_one_pth_line_without_setuptools_warnings(tmp_path):
+    pytest.importorskip("setuptools", reason="the editable build needs setuptools: pip install '.[test]'")
+    words = makefile_install()
+    settings = [words[i + 1] for i, word in enumerate(words) if word in ("--config-settings", "-C")]
+    # as pip calls the backend (its build environment aside): in the checkout, warnings shown once each
+    result = subprocess.run([sys.executable, "-W", "default", "-c", BUILD_EDITABLE, str(tmp_path), *settings],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    warnings = re.findall(r"\b\w*Warning: .*", result.stderr)
+    assert not warnings, f"the Makefile's install ({' '.join(words)}) warns: {warnings}"
+    wheel = tmp_path / result.stdout.split()[-1]
+    with zipfile.ZipFile(wheel) as built:
+        names = built.namelist()
+        pth, = [n for n in names if n.endswith(".pth")]
+        assert built.read(pth).decode().split() == [str(ROOT)]
+    assert not [n for n in names if n.endswith(".py")], f"an import hook instead of a path: {names}"
