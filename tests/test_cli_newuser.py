@@ -71,3 +71,12 @@ def test_the_library_says_so_too():
     with pytest.raises(InconsistentFeedbackError) as err:
         solver.advance(start_state(solver), solver.game.index_of("SALET"), solver.game.win_code)
     assert str(err.value) == "SALET is not one of the 2315 answers of wordle"
+
+
+# -- 8. openers --words adds the tree's opener, as its help says --------------------------------
+def test_openers_words_adds_the_tree_opener():
+    out = ok("openers", "cards", "--variant", "n1", "--words", "2C,2c").splitlines()
+    tree_opener = get_game("cards", "n1").labels[int(get_solver(get_game("cards", "n1")).tree.guess[0])]
+    assert [line.split()[1] for line in out[1:]] == [tree_opener, "2C"]  # 2C once, the tree's opener added
+    assert out[1].endswith("(tree)") and not out[2].endswith("(tree)")
+    assert "tree's own opener is added" in " ".join(deduce("openers", "--help").stdout.split())

@@ -178,26 +178,38 @@ class Opener:
 
 
 def openers(game: Game, top: int, rows: list[int] | None = None, on_done=None) -> list[Opener]:
-    """Return the `top` openers by expected remaining candidates (plus the tree's own opener),
-    or the given guess `rows` only, sorted by total guesses; `on_done(1)` after each (progress)."""
+    """Return the `top` openers by expected remaining candidates, or the given guess `rows`, plus the
+    tree's own opener (for comparison), sorted by total guesses; `on_done(1)` after each (progress)."""
     if top < 1:
         raise UsageError(f"--top must be at least 1, got {top}")
-    solver = get_solver(game)
-    tree_opener = int(solver.tree.guess[0]) if solver.tree is not None else None
+    tree_opener = _tree_opener(game)
     scores = Scores.compute(game, np.arange(game.n_targets, dtype=np.int64), every_guess=True)
     if rows is not None:
-        wanted = set(rows)
+        wanted = set(opener_rows(game, rows))
         ranked = [s for s in scores.top(game.n_guesses) if s.row in wanted]
     else:
         ranked = scores.top(top)
-    if rows is None and tree_opener is not None and tree_opener not in [s.row for s in ranked]:
-        ranked += [s for s in scores.top(game.n_guesses) if s.row == tree_opener]  # for comparison
+        if tree_opener is not None and tree_opener not in [s.row for s in ranked]:
+            ranked += [s for s in scores.top(game.n_guesses) if s.row == tree_opener]  # for comparison
     out = []
     for s in ranked:
         out.append(Opener(s.label, s.expected, s.entropy, run(game, first=s.row), s.row == tree_opener))
         if on_done is not None:
             on_done(1)
     return sorted(out, key=lambda o: (o.result.total, o.expected))
+
+
+def _tree_opener(game: Game) -> int | None:
+    tree = get_solver(game).tree
+    return int(tree.guess[0]) if tree is not None else None
+
+
+def opener_rows(game: Game, rows: list[int]) -> list[int]:
+    """Return the openers `openers` plays for the given guess rows: each once, then the tree's own
+    opener when it is not among them (for comparison)."""
+    out = list(dict.fromkeys(rows))
+    tree_opener = _tree_opener(game)
+    return out + [tree_opener] if tree_opener is not None and tree_opener not in out else out
 
 
 def openers_table(rows: list[Opener]) -> list[str]:

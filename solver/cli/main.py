@@ -325,7 +325,8 @@ def openers(
             return
         top = top or 5
         if not exact:
-            with terminal_progress("openers", len(rows) if rows is not None else None) as advance:
+            total = len(benchmark.opener_rows(chosen, rows)) if rows is not None else None
+            with terminal_progress("openers", total) as advance:
                 ranked = benchmark.openers(chosen, top, rows, on_done=advance)
             _say(benchmark.openers_table(ranked))
             return
