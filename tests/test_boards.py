@@ -107,7 +107,7 @@ def test_cli_play_prints_each_board_and_the_summary():
 
 
 @pytest.mark.parametrize("args, status, fragment", [
-    (["play", "wordle", "CRANE", "--boards", "2"], 1, "2 boards need 2 answers"),
+    (["play", "wordle", "CRANE", "--boards", "2"], 2, "2 boards need 2 answers"),
     (["play", "wordle", "CRANE", "SLOTH", "--boards", "2", "--hard"], 2, "normal mode only"),
     (["play", "cards", "2C", "AS", "--boards", "2"], 2, "wordle in normal mode only"),
     (["solve", "wordle", "--boards", "33"], 2, "--boards"),

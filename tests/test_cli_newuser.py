@@ -2,6 +2,8 @@
 table, repeated board answers, output closed early, and the wording of a few messages."""
 from __future__ import annotations
 
+import io
+
 import pytest
 from typer.testing import CliRunner
 
@@ -9,6 +11,7 @@ from solver.analysis.walk import start_state
 from solver.cli.main import app
 from solver.core.engine import InconsistentFeedbackError, get_solver
 from solver.core.registry import get_game
+from solver.wordle_program.app import run as wordle_run
 
 runner = CliRunner()
 
@@ -80,3 +83,13 @@ def test_openers_words_adds_the_tree_opener():
     assert [line.split()[1] for line in out[1:]] == [tree_opener, "2C"]  # 2C once, the tree's opener added
     assert out[1].endswith("(tree)") and not out[2].endswith("(tree)")
     assert "tree's own opener is added" in " ".join(deduce("openers", "--help").stdout.split())
+
+
+# -- 9. one rule for the answers of several boards ----------------------------------------------
+def test_repeated_board_answers_are_a_usage_error_in_both_programs():
+    result = deduce("play", "wordle", "CRANE", "crane", "--boards", "2")
+    assert one_line_error(result, 2) == "the answers must all be different: CRANE is given twice"
+    assert one_line_error(deduce("play", "wordle", "CRANE", "--boards", "2"), 2).startswith("2 boards need 2 answers")
+    err = io.StringIO()
+    assert wordle_run(["-b", "2", "-w", "crane,CRANE"], io.StringIO(""), io.StringIO(), err) == 2
+    assert err.getvalue().endswith("the answers must all be different: CRANE is given twice\n")

@@ -13,7 +13,7 @@ from solver.analysis.notation import parse_answer, plural, show_feedback
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.registry import UsageError
-from solver.games.boards import SOLVED, Boards, check_count
+from solver.games.boards import SOLVED, Boards, check_count, check_distinct
 
 _SEPARATORS = re.compile(r"[\s,/;|]+")
 
@@ -29,11 +29,18 @@ def check_boards(game: Game, count: int) -> int:
 
 
 def parse_answers(game: Game, parts: Sequence[str], count: int) -> list[int]:
-    """Return the target rows of one answer word per board; ValueError unless there are `count`."""
+    """Return the target rows of one different answer word per board (command-line arguments): UsageError
+    unless there are `count` of them, all different (`check_distinct`, the `wordle` program's rule),
+    ValueError if one is not an answer."""
     words = [w for part in parts for w in _SEPARATORS.split(part) if w]
     if len(words) != count:
-        raise ValueError(f"{count} boards need {count} answers, got {len(words)}: {excerpt(' '.join(words))}")
-    return [parse_answer(game, [word]) for word in words]
+        raise UsageError(f"{count} boards need {count} answers, got {len(words)}: {excerpt(' '.join(words))}")
+    rows = [parse_answer(game, [word]) for word in words]
+    try:
+        check_distinct([game.labels[row] for row in rows])
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return rows
 
 
 def parse_board_feedback(state: Boards, text: str) -> dict[int, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Sequence
 
 import numpy as np
 
@@ -33,6 +34,16 @@ def check_count(count: int) -> int:
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= MAX_BOARDS:
         raise ValueError(f"the number of boards must be 1 to {MAX_BOARDS}, got {excerpt(count)}")
     return int(count)
+
+
+def check_distinct(answers: Sequence[str]) -> None:
+    """Raise ValueError if an answer is given twice: the boards of a game have different answers
+    (the rule of `deduce play --boards` and of the `wordle` program's `-b`)."""
+    seen: set[str] = set()
+    for answer in answers:
+        if answer in seen:
+            raise ValueError(f"the answers must all be different: {answer} is given twice")
+        seen.add(answer)
 
 
 @dataclass(frozen=True)

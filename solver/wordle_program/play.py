@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from solver.core.limits import excerpt
+from solver.games.boards import check_distinct
 from solver.wordle_program.records import State, Stats, compute_stats
 from solver.wordle_program.rounds import InvalidGuess, MultiRound, Round, WordleError, normalise_word
 from solver.wordle_program.rustrand import shuffle
@@ -54,9 +55,8 @@ def check_answers(line: str, count: int, answers: Sequence[str] | frozenset[str]
         answer = normalise_word(word)
         if answer is None or answer not in answers:
             raise NotAnAnswer(f"the answer {excerpt(word)} is not in the answer list")
-        if answer in chosen:
-            raise ValueError(f"the answers must all be different: {answer} is given twice")
         chosen.append(answer)
+    check_distinct(chosen)
     return tuple(chosen)
 
 
