@@ -8,6 +8,8 @@
 * The Makefile's editable install builds without a setuptools warning (the `compat` mode printed a
   deprecation on every fresh install), as one .pth line naming the checkout: `solver` and `pipeline`
   import from it, and the wheel still carries the trees (tests/test_wheel.py).
+* /docs and /redoc work offline: their scripts and styles come from the app (fastapi-offline's copy of
+  Swagger UI and ReDoc), never from a CDN.
 """
 from __future__ import annotations
 
@@ -109,3 +111,43 @@ def test_the_editable_install_is_one_pth_line_without_setuptools_warnings(tmp_pa
         pth, = [n for n in names if n.endswith(".pth")]
         assert built.read(pth).decode().split() == [str(ROOT)]
     assert not [n for n in names if n.endswith(".py")], f"an import hook instead of a path: {names}"
+
+
+URL = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']+)["']""")
+
+
+@pytest.fixture(scope="module")
+def web_client():
+    pytest.importorskip("fastapi", reason="the web page needs the web extra: pip install '.[web]'")
+    pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
+    from fastapi.testclient import TestClient
+
+    from solver.web.app import create_app
+
+    return TestClient(create_app())  # no `with`: the lifespan's kernel warm-up is not needed here
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_api_docs_pages_work_offline(web_client, page):
+    html = web_client.get(page)
+    assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+    assert not re.findall(r"https?://[^\s\"'<>]+", html.text), f"{page} loads from the network"
+    assets = URL.findall(html.text)
+    assert any(a.endswith(".js") for a in assets), assets
+    for asset in assets:
+        answer = web_client.get(asset)
+        assert answer.status_code == 200 and answer.content, asset
+        if asset.endswith((".js", ".css")):
+            assert answer.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript",
+                                                                   "text/css"), asset
+
+
+def test_without_fastapi_offline_there_are_no_docs_pages_rather_than_blank_ones(web_client, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from solver.web import app as web_app
+
+    monkeypatch.setattr(web_app, "FastAPIOffline", None)  # as if the package were not installed
+    client = TestClient(web_app.create_app())
+    assert client.get("/docs").status_code == client.get("/redoc").status_code == 404
+    assert client.get("/openapi.json").status_code == 200

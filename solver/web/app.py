@@ -25,12 +25,18 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
+try:  # Swagger UI and ReDoc from an installed copy (the web extra), so /docs and /redoc work offline
+    from fastapi_offline import FastAPIOffline
+except ImportError:  # without it FastAPI's own pages would load their scripts from a CDN: no pages then
+    FastAPIOffline = None
+
 from solver.web import service
 from solver.web.admission import BODY_TIMEOUT, Busy, Limits, LivePool
 from solver.web.api import router
 from solver.web.service import FieldError
 
 MAX_BODY = 64 * 1024  # bytes of a request body
+DOCS_ASSETS = "/docs-assets"  # where /docs and /redoc find their scripts and styles (fastapi-offline's)
 STATIC = Path(__file__).with_name("static")  # the page (index.html, scripts, styles)
 MESSAGE_LIMIT = 300  # characters of an error message
 BODY_KEY = "deduce.body"  # where BodyLimit leaves the body it read in the request's scope (for error messages)
@@ -268,13 +274,20 @@ async def _lifespan(app: FastAPI):
 
 
 def create_app(limits: Limits | None = None) -> FastAPI:
-    """Return the application: /api (documented at /docs and /openapi.json), the page at /; `limits`
-    (default: from the environment, `Limits.from_env`) bound its live pool and body timeout."""
+    """Return the application: /api (documented at /openapi.json, /docs and /redoc), the page at /;
+    `limits` (default: from the environment, `Limits.from_env`) bound its live pool and body timeout.
+    /docs and /redoc load Swagger UI and ReDoc from DOCS_ASSETS (the package fastapi-offline), never
+    from a CDN; without that package they are absent (404)."""
     limits = Limits.from_env() if limits is None else limits
-    app = FastAPI(title="deduce", lifespan=_lifespan,
-                  summary="Deduction-game solvers played from precomputed decision trees.",
-                  description="The JSON API of `deduce serve`. Every error is `{\"error\": {\"field\": ..., "
-                              "\"message\": ...}}`; `field` names the request field at fault.")
+    about = dict(title="deduce", lifespan=_lifespan,
+                 summary="Deduction-game solvers played from precomputed decision trees.",
+                 description="The JSON API of `deduce serve`. Every error is `{\"error\": {\"field\": ..., "
+                             "\"message\": ...}}`; `field` names the request field at fault.",
+                 swagger_ui_parameters={"validatorUrl": None})  # Swagger UI's validator badge is online
+    if FastAPIOffline is None:
+        app = FastAPI(**about, docs_url=None, redoc_url=None)
+    else:
+        app = FastAPIOffline(**about, static_url=DOCS_ASSETS)
     app.state.live = LivePool(limits.live_workers, limits.live_queue, service.LIVE_SECONDS)
     app.state.limits = limits
     app.include_router(router)
