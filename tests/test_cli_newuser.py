@@ -3,6 +3,10 @@ table, repeated board answers, output closed early, and the wording of a few mes
 from __future__ import annotations
 
 import io
+import os
+import shlex
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -27,20 +31,37 @@ def ok(*args: str, input: str | None = None) -> str:
 
 
 # -- 6. over the guess limit ------------------------------------------------------------------
-def test_play_over_the_guess_limit_is_not_a_win():
-    out = ok("play", "wordle", "WASTER", "--size", "6", "--hard").splitlines()
-    assert out[-1] == "Not solved within 6 (took 9)."
-    assert not any("You got it" in line for line in out)
+ILLS = ["BILLS", "DILLS", "FILLS", "GILLS", "HILLS", "JILLS", "KILLS", "MILLS", "PILLS", "RILLS", "TILLS", "WILLS"]
+
+
+@pytest.fixture(scope="module")
+def ills(tmp_path_factory) -> list[str]:
+    """--answers and --guesses of twelve words told apart by their first letter only: a guess rules out
+    one word, so half the targets need more than Wordle's 6 guesses (whatever the trees hold)."""
+    path = tmp_path_factory.mktemp("ills") / "ills.txt"
+    path.write_text("\n".join(word.lower() for word in ILLS) + "\n")
+    return ["--answers", str(path), "--guesses", str(path)]
+
+
+@pytest.fixture(scope="module")
+def ills_bench(ills) -> list[str]:
+    return ok("bench", "wordle", *ills).splitlines()
+
+
+def test_play_over_the_guess_limit_is_not_a_win(ills, ills_bench):
+    assert ills_bench[-2] == "hardest (12 guesses, 1 target): WILLS"
+    out = ok("play", "wordle", "WILLS", *ills).splitlines()
+    assert len([line for line in out if line.startswith("Your guess #")]) == 12
+    assert out[-1] == "Not solved within 6 (took 12)." and not any("You got it" in line for line in out)
     assert ok("play", "wordle", "CRANE").splitlines()[-1].startswith("You got it in ")
+    hidden = ok("hide", "wordle", *ills, input="\n".join(ILLS) + "\n").splitlines()  # the hider gives in last
+    assert hidden[-1] == "Not solved within 6 (took 12)."
 
 
-def test_bench_counts_the_games_over_the_limit():
-    lines = ok("bench", "wordle", "--size", "6", "--hard").splitlines()
-    counts = {int(g): int(n) for g, n, *_ in (line.split() for line in lines[2:]) if g.isdigit()}
-    over = sum(n for g, n in counts.items() if g > 6)
-    assert over > 0  # WASTER, WINDER, ... take more than 6
-    assert f"over the limit of 6 guesses: {over} targets (not solved in the game)" in lines
-    assert not any(line.startswith("over the limit") for line in ok("bench", "mastermind", "-s", "5").splitlines())
+def test_bench_counts_the_games_over_the_limit(ills_bench):
+    assert "over the limit of 6 guesses: 6 targets (not solved in the game)" in ills_bench  # 7 to 12 guesses
+    sample = ok("bench", "mastermind", "-s", "5").splitlines()  # no limit, no line
+    assert not any(line.startswith("over the limit") for line in sample)
 
 
 # -- 7. an answer outside the answer list -----------------------------------------------------
@@ -93,3 +114,30 @@ def test_repeated_board_answers_are_a_usage_error_in_both_programs():
     err = io.StringIO()
     assert wordle_run(["-b", "2", "-w", "crane,CRANE"], io.StringIO(""), io.StringIO(), err) == 2
     assert err.getvalue().endswith("the answers must all be different: CRANE is given twice\n")
+
+
+# -- 11. output closed early is not a failure ----------------------------------------------------
+def closed_output_run(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """Run `python ARGV` with standard output a pipe whose reader is already gone."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run([sys.executable, *argv], input=stdin, stdout=writer, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize("argv, stdin", [
+    (["-m", "solver", "--help"], b""),  # the help too (rich ends it with SystemExit(1) by itself)
+    (["-m", "solver", "play", "--help"], b""),
+    (["-m", "solver.wordle_program.app", "-w", "crane"], b"slate\ncrane\n"),
+])
+def test_closed_output_exits_0_quietly(argv, stdin):
+    done = closed_output_run(*argv, stdin=stdin)
+    assert (done.returncode, done.stderr) == (0, b"")
+
+
+def test_a_pipefail_pipeline_goes_on_after_head():
+    script = f"set -o pipefail; {shlex.quote(sys.executable)} -m solver tree mastermind --depth 4 | head -n 1"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "mastermind at the start\n", "")

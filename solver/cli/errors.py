@@ -1,8 +1,8 @@
 """The command line's error edge: one-line errors and the exit statuses.
 
-Exit statuses, shared with the `wordle` program: 0 success; 1 a data or runtime error (a guess or
-feedback the game refuses, inconsistent feedback, an unreadable or invalid file, output closed
-early); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
+Exit statuses, shared with the `wordle` program: 0 success (also when standard output is closed
+early, `deduce ... | head`); 1 a data or runtime error (a guess or feedback the game refuses,
+inconsistent feedback, an unreadable or invalid file); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
 option value of the wrong type or out of range, options that exclude each other); 130 interrupted.
 """
 from __future__ import annotations
@@ -63,14 +63,34 @@ def _plain_type_labels(command) -> None:
     command.get_help_option = lambda ctx: None if (option := help_option(ctx)) is None else plain(option)
 
 
+def _quiet_help(command) -> None:
+    """Make a command's help end quietly (`closed_output`) when standard output is closed early
+    (`deduce --help | head`): rich's console ends such a help with SystemExit(1) (its documented
+    `Console.on_broken_pipe`, after pointing standard output at /dev/null)."""
+    format_help = command.format_help
+
+    def quiet(ctx, formatter):
+        try:
+            return format_help(ctx, formatter)
+        except BrokenPipeError:
+            closed_output()
+        except SystemExit as exit_:
+            if exit_.code != 1:
+                raise
+            closed_output()
+
+    command.format_help = quiet
+
+
 class OneLineErrors(TyperGroup):
-    """A command group whose usage errors (missing argument, bad option value) print one line."""
+    """A command group whose usage errors (missing argument, bad option value) print one line, and
+    whose output closed early ends quietly with status 0 (`closed_output`), its help's too."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _plain_type_labels(self)
-        for command in self.commands.values():
+        for command in (self, *self.commands.values()):
             _plain_type_labels(command)
+            _quiet_help(command)
 
     @contextmanager
     def _usage_errors(self) -> Iterator[None]:
@@ -95,7 +115,8 @@ class OneLineErrors(TyperGroup):
 
 
 def closed_output() -> None:
-    """End quietly when standard output is closed early (`deduce ... | head`): no message, exit 1.
+    """End quietly when standard output is closed early (`deduce ... | head`): no message, exit 0, so
+    that a pipeline under `set -o pipefail` does not fail because its reader stopped early.
 
     As the Python documentation advises (and as `wordle` does), standard output is pointed at
     /dev/null so that the interpreter's last flush cannot fail again.
@@ -106,7 +127,7 @@ def closed_output() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no real descriptor (e.g. tests' captured output)
         pass
-    raise typer.Exit(1)
+    raise typer.Exit(0)
 
 
 @contextmanager

@@ -19,7 +19,7 @@ be regular files no larger than their caps (`solver.core.limits`): word lists 16
 256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
 file is checked for writing before the first game (and the temporary copies a killed run left beside
 it removed), written by `solver.core.atomic`, and never larger than the 256 MB it may be read back. Standard
-output closed early (`wordle ... | head`) ends the program quietly with status 1.
+output closed early (`wordle ... | head`) ends the program quietly with status 0, as `deduce`.
 """
 from __future__ import annotations
 
@@ -278,7 +278,7 @@ def main() -> None:
         status = run(sys.argv[1:])
     except BrokenPipeError:  # standard output closed early (e.g. piped into head)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        status = 1
+        status = 0  # not a failure: `set -o pipefail` scripts go on (as `deduce`: solver.cli.errors.closed_output)
     except Terminated:  # between run's own handlers
         status = TERMINATED_EXIT
     sys.exit(status)
