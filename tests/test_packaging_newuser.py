@@ -151,3 +151,45 @@ def test_without_fastapi_offline_there_are_no_docs_pages_rather_than_blank_ones(
     client = TestClient(web_app.create_app())
     assert client.get("/docs").status_code == client.get("/redoc").status_code == 404
     assert client.get("/openapi.json").status_code == 200
+
+
+def quick_start() -> list[list[str]]:
+    """Return the commands of the README's "Quick start" block (the words before each comment)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start, architecture = readme.find("\n## Quick start\n"), readme.find("\n## Architecture\n")
+    assert 0 < start < architecture, "the README opens with a Quick start, before its Architecture"
+    block = re.search(r"```sh\n(.*?)```", readme[start:architecture], re.S)
+    assert block, "the Quick start has a block of commands to paste"
+    return [shlex.split(line.split("#")[0]) for line in block.group(1).splitlines() if line.split("#")[0].strip()]
+
+
+def test_quick_start_commands_exist_where_it_says():
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    commands = quick_start()
+    programs = [words[0] for words in commands]
+    targets = set(re.findall(r"^([a-z][\w-]*):", (ROOT / "Makefile").read_text(), re.M))
+    assert ["make", "install"] in commands and ["source", ".venv/bin/activate"] in commands
+    assert {"wordle", "deduce"} <= set(programs) and programs.index("make") < programs.index("source")
+    bin_folder = Path(sys.executable).parent  # .venv/bin when run by make test
+    for words in commands:
+        if words[0] == "make":
+            assert words[1] in targets, words
+        elif words[0] == "source":
+            assert words[1] == ".venv/bin/activate"
+            if (bin_folder / "activate").is_file():
+                assert bin_folder.name == "bin" and bin_folder.parent.name == ".venv", bin_folder
+        elif words[0] in ("deduce", "wordle"):
+            assert (bin_folder / words[0]).is_file(), f"{words[0]} is not in {bin_folder}"
+    for words in commands:  # the deduce commands, in process: `hint` for real, the interactive ones' --help
+        if words[0] == "deduce":
+            interactive = words[1] in ("solve", "serve")
+            result = CliRunner().invoke(app, words[1:] + (["--help"] if interactive else []))
+            assert result.exit_code == 0, (words, result.output[-500:])
+    for words in commands:  # the wordle program is interactive: its options are in its --help
+        if words[0] == "wordle":
+            result = subprocess.run([str(bin_folder / "wordle"), "--help"], capture_output=True, text=True, timeout=60)
+            assert result.returncode == 0, result.stderr[-500:]
+            assert all(re.search(rf"(^|\s){re.escape(w)}[ ,]", result.stdout) for w in words[1:]), (words, result.stdout)
