@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from solver.analysis.walk import start_state
 from solver.cli.main import app
 from solver.core.engine import InconsistentFeedbackError, get_solver
-from solver.core.registry import get_game
+from solver.core.registry import all_variants, default_variant, get_game
 from solver.wordle_program.app import run as wordle_run
 
 runner = CliRunner()
@@ -141,3 +141,39 @@ def test_a_pipefail_pipeline_goes_on_after_head():
     script = f"set -o pipefail; {shlex.quote(sys.executable)} -m solver tree mastermind --depth 4 | head -n 1"
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "mastermind at the start\n", "")
+
+
+# -- 12. wording --------------------------------------------------------------------------------
+def test_an_empty_history_is_at_the_start():
+    assert ok("tree", "mastermind").splitlines()[0] == "mastermind at the start"
+    assert ok("tree", "mastermind", "-p", "1122=1,1").splitlines()[0] == "mastermind after 1122=(1,1)"
+    assert one_line_error(deduce("hint", "wordle", "CRANE=GGGGY")) == "no wordle target gives CRANE=GGGGY at the start"
+
+
+def test_the_prompt_names_one_board_in_the_singular():
+    out = ok("solve", "wordle", "--boards", "2", input="CRANE=GGGGG RRRRR\nquit\n")
+    assert "marks of boards 1, 2 for " in out and "marks of board 2 for " in out and "marks of boards 2" not in out
+
+
+def test_a_sample_says_it_is_one():
+    assert ok("bench", "bulls", "-s", "20", "--seed", "1").splitlines()[0] == \
+        "bulls: 20 targets (a random sample of the 5040), precomputed tree"
+    assert ok("bench", "cards", "--variant", "n1").splitlines()[0] == "cards n1: 52 targets, precomputed tree"
+
+
+def test_both_programs_prefix_errors_alike():
+    err = io.StringIO()
+    assert wordle_run(["-w", "QQ"], io.StringIO(""), io.StringIO(), err) == 1
+    assert err.getvalue().startswith("error: ") and err.getvalue().count("\n") == 1, err.getvalue()
+    err = io.StringIO()
+    assert wordle_run(["--bogus"], io.StringIO(""), io.StringIO(), err) == 2
+    assert err.getvalue().startswith("error: unrecognized arguments: --bogus"), err.getvalue()
+    assert one_line_error(deduce("play", "wordle", "QQ")).startswith("not a 5-letter word")
+
+
+def test_card_variants_are_listed_in_order_and_n2_stays_the_default():
+    assert one_line_error(deduce("tree", "cards", "--variant", "n9"), 2) == \
+        "unknown variant 'n9' of cards: choose from n1, n2, n3, n4"
+    assert ok("tree", "cards").splitlines()[0] == "cards n2 at the start"
+    assert [variant for name, variant in all_variants() if name == "cards"] == ["n1", "n2", "n3", "n4"]
+    assert default_variant("cards") == "n2" and default_variant("wordle") == "normal"

@@ -56,7 +56,7 @@ def test_wordle_follows_the_same_convention(tmp_path):
     assert wordle("--bogus")[0] == 2
     assert wordle("-d", "minus")[0] == 2
     status, err = wordle("-w", "QQ")
-    assert status == 1 and err.startswith("wordle: "), err
+    assert status == 1 and err.startswith("error: "), err
     status, err = wordle("-f", str(tmp_path / "missing.txt"), "-r")
     assert status == 1, err
 

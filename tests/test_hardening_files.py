@@ -110,7 +110,7 @@ def test_the_state_file_on_a_full_disk_is_named(tmp_path, full_disk):
     state = tmp_path / "state.json"
     state.write_text('{"total_rounds":0,"games":[]}')
     status, _, err = play(["-w", "crane", "-S", str(state)])
-    assert status == 1 and err.strip() == f"wordle: error: cannot write state file {state}: {NO_SPACE}"
+    assert status == 1 and err.strip() == f"error: cannot write state file {state}: {NO_SPACE}"
     assert state.read_text() == '{"total_rounds":0,"games":[]}' and names(tmp_path) == ["state.json"]
 
 
@@ -192,7 +192,7 @@ def test_sigterm_during_a_save_leaves_the_old_state_and_no_temporary(tmp_path):
         program.send_signal(signal.SIGTERM)
         rest = program.stderr.read()
         assert program.wait(timeout=60) == 128 + signal.SIGTERM
-        assert rest.strip() == "wordle: terminated"
+        assert rest.strip() == "error: terminated"
         assert state.read_text() == old and names(tmp_path) == ["state.json"]  # no temporary, no lock file
     finally:
         fifo.unlink()
@@ -228,7 +228,7 @@ def test_a_lone_surrogate_in_the_state_file_is_a_one_line_data_error(tmp_path, g
                           input="crane\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f'wordle: error: state file {state}: game 1: "{key}" holds')
+    assert len(lines) == 1 and lines[0].startswith(f'error: state file {state}: game 1: "{key}" holds')
     assert "internal error" not in done.stderr
 
 

@@ -29,7 +29,7 @@ from solver.analysis.scores import Scores, hint
 from solver.analysis.walk import Nodes, play, replay
 from solver.cli.main import app as cli
 from solver.core.engine import get_solver
-from solver.core.registry import VARIANTS, all_variants, get_game
+from solver.core.registry import VARIANTS, all_variants, default_variant, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.web import app as web_app
 from solver.web.app import create_app
@@ -88,7 +88,7 @@ def test_games_lists_every_variant(client):
         game = get_game(entry["game"], entry["variant"])
         assert entry["title"] == game.title and entry["targets"] == game.n_targets
         assert entry["guesses"] == game.n_guesses and entry["has_tree"] is True
-        assert entry["default"] == (entry["variant"] == next(iter(VARIANTS[entry["game"]])))
+        assert entry["default"] == (entry["variant"] == default_variant(entry["game"]))
         assert entry["example_guess"] == get_solver(game).initial_guess()[0]
     by_key = {(g["game"], g["variant"]): g for g in games}
     assert by_key["wordle", "normal"]["feedback"]["kind"] == "marks"

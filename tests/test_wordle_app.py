@@ -162,7 +162,7 @@ def test_unwritable_state_file_is_one_line_error_before_playing(tmp_path):
     for path in (tmp_path / "file" / "state.json", tmp_path / "missing" / "state.json"):
         status, out, err = play_lines(["-w", "crane", "-S", str(path)], "crane\n")
         assert status == 1 and out == ""  # refused before the game, not after it
-        assert err.startswith(f"wordle: error: cannot write state file {path}: ") and len(err.splitlines()) == 1
+        assert err.startswith(f"error: cannot write state file {path}: ") and len(err.splitlines()) == 1
     assert not (tmp_path / "missing").exists()
 
 
@@ -326,7 +326,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
         [sys.executable, "-m", "solver.wordle_program.app", "-S", str(tmp_path)], input=b"", capture_output=True, timeout=30
     )
     assert result.returncode == 1 and result.stdout == b""
-    assert result.stderr.decode().startswith("wordle: error: cannot read state file") and result.stderr.count(b"\n") == 1
+    assert result.stderr.decode().startswith("error: cannot read state file") and result.stderr.count(b"\n") == 1
 
 
 def test_closed_output_ends_quietly():

@@ -146,7 +146,7 @@ def test_the_limit_is_boards_plus_five_and_a_loss_reveals_every_answer():
 
 def test_input_ending_mid_game_reveals_the_answers():
     status, out, err = play_lines(["-b", "2", "-w", "crane,sloth"], "crane\n")
-    assert status == 1 and err == "wordle: error: input ended before the game was over; the answers were CRANE, SLOTH\n"
+    assert status == 1 and err == "error: input ended before the game was over; the answers were CRANE, SLOTH\n"
 
 
 def test_answers_read_from_input_and_play_again_with_stats():
@@ -181,7 +181,7 @@ def test_one_board_is_the_program_without_the_option():
 
 def one_line(err: str) -> str:
     lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("wordle: error: ") and "Traceback" not in err, err
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
     return lines[0]
 
 

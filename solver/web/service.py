@@ -21,7 +21,7 @@ from solver.analysis.scores import Scores, rank
 from solver.analysis.walk import Nodes, start_state
 from solver.core.engine import get_solver
 from solver.core.game import Game
-from solver.core.registry import VARIANTS, all_variants
+from solver.core.registry import VARIANTS, all_variants, default_variant
 from solver.core.strategy import LIVE_BUDGET
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
@@ -56,7 +56,7 @@ def resolve(name: str, variant: str | None) -> Key:
     if name not in VARIANTS:
         raise FieldError("game", f"unknown game: choose from {', '.join(VARIANTS)}")
     if variant is None:
-        return name, next(iter(VARIANTS[name]))
+        return name, default_variant(name)
     if variant not in VARIANTS[name]:
         raise FieldError("variant", f"unknown variant of {name}: choose from {', '.join(VARIANTS[name])}")
     return name, variant
@@ -127,7 +127,7 @@ def _games() -> dict[str, Any]:
         example = int(tree.guess[0]) if tree is not None else int(game.target_index[0])
         out.append({"game": key[0], "variant": key[1], "title": game.title, "targets": game.n_targets,
                     "guesses": game.n_guesses, "has_tree": tree is not None, "feedback": feedback_info(game),
-                    "example_guess": game.labels[example], "default": key[1] == next(iter(VARIANTS[key[0]]))})
+                    "example_guess": game.labels[example], "default": key[1] == default_variant(key[0])})
     return {"games": out}
 
 

@@ -12,8 +12,8 @@ Three parts, kept apart:
 With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N + 5 guesses, each
 guess scored on every board not solved yet; both UIs show all the boards (see README.md).
 
-Every error ends the program with one line on standard error and a non-zero status: 2 for bad
-arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
+Every error ends the program with one line on standard error (`error: ...`, as `deduce`) and a
+non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
 ends it like Ctrl-C: a state file being saved keeps its old content and no temporary copy). The files read must
 be regular files no larger than their caps (`solver.core.limits`): word lists 16 MB, the state file
 256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
@@ -251,9 +251,9 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
     except UsageError as err:
-        return _fail(stderr, f"error: {err}", 2)
+        return _fail(stderr, str(err), 2)
     except WordleError as err:
-        return _fail(stderr, f"error: {err}", 1)
+        return _fail(stderr, str(err), 1)
     except KeyboardInterrupt:
         return _fail(stderr, "interrupted", 130)
     except Terminated:
@@ -265,7 +265,8 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
 
 
 def _fail(stderr: TextIO, message: str, status: int) -> int:
-    print("wordle: " + " ".join(message.split()), file=stderr, flush=True)
+    """Print `error: MESSAGE` on one line, as `deduce` does (`solver.cli.errors.fail`), and return `status`."""
+    print("error: " + " ".join(message.split()), file=stderr, flush=True)
     return status
 
 
