@@ -39,9 +39,6 @@ HINT_FILES = sorted(
     [p for folder in ("solver", "pipeline", "tests") for p in (ROOT / folder).rglob("*.py")]
     + [ROOT / "README.md", ROOT / "Makefile", ROOT / ".ci" / "run"])
 HINT_FILES.remove(Path(__file__).resolve())  # this file's own examples
-# The CLI's own message, and the test that pins it, are changed by the CLI's owner (issue 23, item 1):
-# until then these files still say 'deduce[web]' and 'deduce[plot]'.
-AWAITING_CLI = {"solver/cli/main.py", "solver/cli/bench.py", "tests/test_web_api.py"}
 
 
 def normalized(name: str) -> str:
@@ -70,9 +67,7 @@ def test_installed_distribution_is_this_checkout_under_its_name():
 
 
 @pytest.mark.parametrize("path", [
-    pytest.param(p, id=str(p.relative_to(ROOT)),
-                 marks=[pytest.mark.xfail(reason="the CLI's owner changes its 'deduce[...]' hints (issue 23)",
-                                          strict=False)] if str(p.relative_to(ROOT)) in AWAITING_CLI else [])
+    pytest.param(p, id=str(p.relative_to(ROOT)))
     for p in HINT_FILES if HINT.search(p.read_text(encoding="utf-8"))])
 def test_install_hints_name_this_distribution_and_its_extras(path):
     extras = set(PROJECT["optional-dependencies"])

@@ -566,7 +566,7 @@ def test_serve_without_the_web_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     result = CliRunner().invoke(cli, ["serve"])
     assert result.exit_code == 1
-    assert result.stderr.strip() == "error: deduce serve needs the web extra: pip install 'deduce[web]'"
+    assert result.stderr.strip() == "error: deduce serve needs the web extra: pip install 'deduce-solver[web]'"
 
 
 def test_serve_refuses_a_busy_port():

@@ -126,7 +126,7 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # defers matplotlib (the plot extra) to --plot
     except ImportError:
-        raise ValueError("--plot needs matplotlib: pip install 'deduce[plot]'") from None
+        raise ValueError("--plot needs matplotlib: pip install 'deduce-solver[plot]'") from None
     return plt
 
 

@@ -483,7 +483,7 @@ def serve(
     Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
     """
     if not web.installed():
-        fail("deduce serve needs the web extra: pip install 'deduce[web]'")
+        fail("deduce serve needs the web extra: pip install 'deduce-solver[web]'")
     with domain_errors():
         try:
             limits = web.Limits.from_env(live_workers=live_workers, live_queue=live_queue,
