@@ -9,11 +9,12 @@ changes nothing, and a build resumes from its checkpoints.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from pipeline.search.build import Plan, build, checkpoint_dir
+from pipeline.search.build import Plan, build, checkpoint_dir, solve_class
 from pipeline.search.depth import NoTreeWithin, least_worst_case
 from solver.core import kernels
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
@@ -250,3 +251,24 @@ def test_worst_first_plan_keeps_the_least_worst_case(tmp_path):
     built = build(game, table, plan, jobs=1, folder=tmp_path)
     assert built.worst.guesses == least and max(built.nodes.depth) + 1 == least
     assert built.total >= exhaustive.optimal_total(game, least, hard=True)
+
+
+def test_refined_classes_take_the_best_tree_of_each_k():
+    # a root class above its proven bound (no time to raise it: the counting bound) is searched again
+    # with each k of refine_k: its value is the least of the k's own values, and its tree totals it
+    game = mastermind.game(4, 5)
+    table = kernels.feedback_table(game)
+    plain = Plan(SearchOptions(mode="top-k", k=1, max_guesses=6, order="entropy"), opener="1122", bound_seconds=0)
+    refined = replace(plain, refine_k=(2, 6), refine_size=200)
+    assert refined.describe().endswith("-refine2+6upto200")
+    root = game.index_of("1122")
+    groups = Searcher(game, table, SearchOptions(memo_bits=10)).split(root, np.arange(game.n_targets))
+    gained = 0
+    for code, group in groups:
+        result = solve_class(game, table, refined, root, code, group)
+        values = [solve_class(game, table, replace(plain, options=replace(plain.options, k=k)), root, code, group).value
+                  for k in (1, 2, 6)]
+        expected = min(values) if group.size <= 200 and values[0] > result.lower else values[0]
+        assert result.value == expected and result.nodes.subtree[0] == result.value
+        gained += values[0] - result.value
+    assert gained > 0

@@ -59,16 +59,24 @@ class Plan:
     root_k: int = 0
     # the worst case first: the tree keeps to the game's least worst case (`depth`: proven over every
     # first guess within `worst_work` pairs scored, an upper bound from a top-k search otherwise; at
-    # most options.max_guesses), then the least total within it; every level of a top-k search is
-    # widened, so no set that some guess finishes in time is given up on
+    # most options.max_guesses), then the least total within it (the first guess: the plan's, else
+    # the best of its root_k leading ones and the one that search found, else that one); every level
+    # of a top-k search is widened, so no set that some guess finishes in time is given up on
     worst_first: bool = False
     worst_work: int | None = None
+    # top-k only: a root class of at most `refine_size` targets whose value stays above its proven
+    # lower bound is searched again with each k of `refine_k`, the best tree kept (top-k is not monotone
+    # in k: which guesses are a node's k best depends on the cut-off it is reached with)
+    refine_k: tuple[int, ...] = ()
+    refine_size: int = 0
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
         text += "-worstfirst" if self.worst_first else ""
+        if self.refine_k and not self.options.proves:
+            text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -164,6 +172,13 @@ def _work(searcher: Searcher, before: Stats) -> Stats:
                  after.hits - before.hits)
 
 
+def _grow(searcher: Searcher, group: np.ndarray, r: int, value: int, history, guesses, ghash) -> Nodes:
+    """Return the subtree of `value` just searched, the shallowest among equals if the options say so."""
+    if searcher.options.shallow:
+        r = searcher.shallowest(group, r, value, tuple(int(g) for g, _ in history), guesses, ghash)
+    return searcher.grow(group, r, history, guesses, ghash)
+
+
 def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
                 checkpoint: Path | None = None) -> ClassResult:
     """Return the optimal subtree (top-k: the best found) of one root class, shallowest among equals."""
@@ -182,14 +197,24 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     value, _ = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
         raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
-    if options.shallow:
-        r = searcher.shallowest(group, r, value, path, guesses, ghash)
-    nodes = searcher.grow(group, r, history, guesses, ghash)
-    nodes.feedback[0] = code
+    nodes = _grow(searcher, group, r, value, history, guesses, ghash)
     lower = value
+    work = _work(searcher, before)
     if not options.proves:
-        lower = searcher.lower_bound(group, options.max_guesses - 1, value, plan.bound_seconds, guesses, ghash)
-    result = ClassResult(code, nodes, value, lower, _work(searcher, before), time.perf_counter() - start)
+        lower = searcher.lower_bound(group, r, value, plan.bound_seconds, guesses, ghash)
+        work = _work(searcher, before)
+        refine = plan.refine_k if group.size <= plan.refine_size else ()
+        for k in refine if lower < value else ():
+            other = _searcher(game, table, replace(options, k=k))
+            other_before = other.stats
+            found, _ = other.best(group, r, value, path, guesses, ghash)
+            if found < value:
+                value, nodes = found, _grow(other, group, r, found, history, guesses, ghash)
+            work = work + _work(other, other_before)
+            if value <= lower:
+                break
+    nodes.feedback[0] = code
+    result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
     if checkpoint is not None:
         _save(checkpoint / f"class-{code}.npz", result)
     return result
@@ -352,7 +377,10 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
             worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work)
             _save_object(checkpoint / "worst.pkl", worst)
         plan = plan.within(worst.guesses)
-    root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
+    if worst is not None and plan.opener is None and not plan.root_k:  # the feasibility search's first guess
+        root, stats = worst.opener, Stats()
+    else:
+        root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
     root_seconds = time.perf_counter() - start
     positions = np.arange(game.n_targets, dtype=np.int64)
     searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
