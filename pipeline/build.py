@@ -87,10 +87,11 @@ EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k"
 # search, `pipeline.search.depth`: each "one fewer?" over every first guess within 3e9 pairs scored,
 # about a minute; unproven beyond), then the least total within it (top 10, every level widened), the
 # first guess the best of the 3 leading ones and the one that search found; for 4 letters that one
-# alone (comparing the 4 within 8 guesses ran past 34 minutes)
+# alone, its classes widened 2 levels, more only where needed (comparing the 4 first guesses within 8
+# guesses, every level widened, ran past 34 minutes; one class past 30)
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
                                                     root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
-                                                    worst_work=3_000_000_000)
+                                                    worst_work=3_000_000_000, worst_widen=2 if size == 4 else 0)
                     for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.search.pooled`). n4 is too large for a feedback table; its opener is the greedy choice

@@ -242,12 +242,15 @@ def test_least_worst_case_equals_brute_force(name):
     assert feasibility.value(positions, rough.guesses, forced=rough.opener)[0] < INF
 
 
-def test_worst_first_plan_keeps_the_least_worst_case(tmp_path):
+@pytest.mark.parametrize("widen", [0, 1])
+def test_worst_first_plan_keeps_the_least_worst_case(tmp_path, widen):
+    # every level widened, or one and more only where a class needs it: the least worst case either way
     game = SMALL_GAMES["wordle-ight-hard"]()
     table = kernels.feedback_table(game)
     least = least_worst_case(game, table, 8).guesses
-    plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst_first=True, bound_seconds=0.1)
-    assert plan.describe().endswith("-worstfirst")
+    plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst_first=True, bound_seconds=0.1,
+                worst_widen=widen)
+    assert plan.describe().endswith("-worstfirst" + ("-widen1" if widen else ""))
     built = build(game, table, plan, jobs=1, folder=tmp_path)
     assert built.worst.guesses == least and max(built.nodes.depth) + 1 == least
     assert built.total >= exhaustive.optimal_total(game, least, hard=True)

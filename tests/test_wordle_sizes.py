@@ -63,14 +63,15 @@ def test_size_errors():
 
 
 def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
-    # the exact normal-mode tree is committed and current (a minute of search): only the table and
-    # the greedy hard tree are built, and the committed tree is kept as it is
-    committed = artifacts.artifact_path(artifacts.TREE, get_game("wordle", "normal4"))
-    shutil.copy2(committed, tmp_path / committed.name)
+    # both exact trees are committed and current (minutes of search): only the table is built, and
+    # the committed trees are kept as they are
+    committed = [artifacts.artifact_path(artifacts.TREE, get_game("wordle", v)) for v in ("normal4", "hard4")]
+    for path in committed:
+        shutil.copy2(path, tmp_path / path.name)
     monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
     result = runner.invoke(app, ["tables", "wordle", "--size", "4"])
     assert result.exit_code == 0, result.stderr
-    assert (tmp_path / committed.name).read_bytes() == committed.read_bytes()
+    assert all((tmp_path / path.name).read_bytes() == path.read_bytes() for path in committed)
     names = {p.name for p in tmp_path.iterdir()}
     assert {"table-wordle-normal4.parquet", "tree-wordle-normal4.parquet", "tree-wordle-hard4.parquet"} <= names
     for variant in ("normal4", "hard4"):

@@ -64,6 +64,8 @@ class Plan:
     # of a top-k search is widened, so no set that some guess finishes in time is given up on
     worst_first: bool = False
     worst_work: int | None = None
+    worst_widen: int = 0  # levels of the worst-first tree search widened (0: all); a class that no tree
+    # of that search finishes in time is searched again with one more, until one does
     # top-k only: a root class of at most `refine_size` targets whose value stays above its proven
     # lower bound is searched again with each k of `refine_k`, the best tree kept (top-k is not monotone
     # in k: which guesses are a node's k best depends on the cut-off it is reached with)
@@ -74,14 +76,14 @@ class Plan:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
-        text += "-worstfirst" if self.worst_first else ""
+        text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")) if self.worst_first else ""
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
         """Return this plan with every tree kept within `guesses` (top-k widened at every level)."""
-        widen = guesses + 1 if not self.options.proves else 0
+        widen = 0 if self.options.proves else (self.worst_widen or guesses + 1)
         return replace(self, options=replace(self.options, max_guesses=guesses, widen=widen), worst_first=False)
 
 
@@ -195,6 +197,11 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
         upper, _ = _seed(game, table, plan, root, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
     value, _ = searcher.best(group, r, beta, path, guesses, ghash)
+    while value >= INF and not options.proves and 0 < options.widen <= r:  # widened one level more
+        options = replace(options, widen=options.widen + 1)
+        searcher = _searcher(game, table, options)
+        before = searcher.stats
+        value, _ = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
         raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
     nodes = _grow(searcher, group, r, value, history, guesses, ghash)
@@ -369,19 +376,19 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     """
     checkpoint = checkpoint_dir(game, plan, folder)
     checkpoint.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
-    worst = None
-    if plan.worst_first:
+    worst, spent = None, 0.0
+    if plan.worst_first:  # its search time counts whether it ran now or in a run that stopped
         worst = _load_object(checkpoint / "worst.pkl")
         if not isinstance(worst, WorstCase):
             worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work)
             _save_object(checkpoint / "worst.pkl", worst)
-        plan = plan.within(worst.guesses)
+        plan, spent = plan.within(worst.guesses), worst.seconds
+    start = time.perf_counter()
     if worst is not None and plan.opener is None and not plan.root_k:  # the feasibility search's first guess
         root, stats = worst.opener, Stats()
     else:
         root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
-    root_seconds = time.perf_counter() - start
+    root_seconds = spent + time.perf_counter() - start
     positions = np.arange(game.n_targets, dtype=np.int64)
     searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
     groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
