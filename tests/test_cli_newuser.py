@@ -9,26 +9,13 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 from solver.analysis.walk import start_state
-from solver.cli.main import app
 from solver.core.engine import InconsistentFeedbackError, get_solver
 from solver.core.registry import all_variants, default_variant, get_game
 from solver.wordle_program.app import run as wordle_run
-
-runner = CliRunner()
-
-
-def deduce(*args: str, input: str | None = None):
-    return runner.invoke(app, list(args), input=input)
-
-
-def ok(*args: str, input: str | None = None) -> str:
-    result = deduce(*args, input=input)
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result.stdout
-
+from tests.test_cli import invoke as deduce
+from tests.test_cli import ok
 
 # -- 6. over the guess limit ------------------------------------------------------------------
 ILLS = ["BILLS", "DILLS", "FILLS", "GILLS", "HILLS", "JILLS", "KILLS", "MILLS", "PILLS", "RILLS", "TILLS", "WILLS"]
