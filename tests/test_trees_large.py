@@ -61,15 +61,33 @@ def replay(game, tree: Tree) -> np.ndarray:
     return counts
 
 
-@pytest.mark.parametrize("variant, size", list(LARGE))
-def test_large_tree_replay_matches_metadata(variant, size):
+def replayed(variant: str):
+    """Return (game, metadata, guesses of each target) of a committed tree, its totals checked."""
     game = _committed(variant)
     tree = Tree(game)
-    meta = tree.metadata
     counts = replay(game, tree)
+    assert counts.sum() == int(tree.metadata["total_guesses"]) and counts.max() == int(tree.metadata["max_guesses"])
+    return game, tree.metadata, counts
+
+
+def play_sample(game, size: int, limit: int, **choice) -> None:
+    """Play every SAMPLE-th target through `initial_guess(size=size, **choice)`/`next_guess`, on the tree."""
+    for row in game.target_index[::SAMPLE]:
+        target = game.labels[row]
+        guess, state = wordle.initial_guess(size=size, **choice)
+        played = [guess]
+        while guess != target:
+            assert len(played) <= limit, f"{target}: {played}"
+            guess, state = wordle.next_guess((guess, state), reference.wordle(target, guess))
+            played.append(guess)
+        assert state.node is not None, f"{target}: left the tree after {played}"
+
+
+@pytest.mark.parametrize("variant, size", list(LARGE))
+def test_large_tree_replay_matches_metadata(variant, size):
+    game, meta, counts = replayed(variant)
     total, worst = LARGE[(variant, size)]
-    assert counts.sum() == int(meta["total_guesses"])
-    assert counts.max() == int(meta["max_guesses"]) <= worst
+    assert counts.max() <= worst
     if total is not None:
         assert counts.sum() <= total
     assert "top" in meta["strategy"] and game.n_targets <= int(meta["lower_bound"]) <= counts.sum()
@@ -79,31 +97,13 @@ def test_large_tree_replay_matches_metadata(variant, size):
 
 @pytest.mark.parametrize("variant, size", list(LARGE))
 def test_large_tree_sample_through_the_public_api(variant, size):
-    game = _committed(variant)
-    for row in game.target_index[::SAMPLE]:
-        target = game.labels[row]
-        guess, state = wordle.initial_guess(size=size, all_words=variant.endswith("-all-words"))
-        played = [guess]
-        while guess != target:
-            assert len(played) <= 6, f"{target}: {played}"
-            guess, state = wordle.next_guess((guess, state), reference.wordle(target, guess))
-            played.append(guess)
-        assert state.node is not None, f"{target}: left the tree after {played}"
+    play_sample(_committed(variant), size, 6, all_words=variant.endswith("-all-words"))
 
 
 @pytest.mark.parametrize("variant, size", list(HARD))
 def test_hard_trees_of_other_lengths_replay_legally(variant, size):
-    game = _committed(variant)
-    tree = Tree(game)
-    meta = tree.metadata
-    counts = replay(game, tree)
-    assert counts.sum() == int(meta["total_guesses"])
+    game, meta, counts = replayed(variant)
     # the tree keeps to the least worst case its build found; proven the least where the lower bound meets it
-    assert int(meta["worst_case_lower_bound"]) <= counts.max() == int(meta["max_guesses"]) <= HARD[(variant, size)]
+    assert int(meta["worst_case_lower_bound"]) <= counts.max() <= HARD[(variant, size)]
     assert "-worstfirst" in meta["strategy"] and game.n_targets <= int(meta["lower_bound"]) <= counts.sum()
-    for row in game.target_index[::SAMPLE]:
-        target = game.labels[row]
-        guess, state = wordle.initial_guess(hard=True, size=size)
-        while guess != target:
-            guess, state = wordle.next_guess((guess, state), reference.wordle(target, guess))
-        assert state.node is not None, f"{target}: left the tree"
+    play_sample(game, size, HARD[(variant, size)], hard=True)
