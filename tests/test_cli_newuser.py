@@ -164,3 +164,69 @@ def test_card_variants_are_listed_in_order_and_n2_stays_the_default():
     assert ok("tree", "cards").splitlines()[0] == "cards n2 at the start"
     assert [variant for name, variant in all_variants() if name == "cards"] == ["n1", "n2", "n3", "n4"]
     assert default_variant("cards") == "n2" and default_variant("wordle") == "normal"
+
+
+# -- 10. solve: another guess typed with a space or alone, every candidate, Ctrl-D ------------------
+def solve_out(*lines: str, args: tuple[str, ...] = ("wordle",)) -> str:
+    """The output of `solve` over these lines; off the tree greedy (the same guesses on every run)."""
+    return ok("solve", *args, "--live", "greedy", input="\n".join(lines) + "\n")
+
+
+def after_first_line(out: str) -> str:
+    """The output from the first answered line on (the opening differs by nothing else)."""
+    return out[out.index("candidates remain"):]
+
+
+def test_a_guess_and_its_feedback_may_be_separated_by_a_space():
+    expected = after_first_line(solve_out("CRANE=RYRGR", "quit"))
+    assert after_first_line(solve_out("CRANE RYRGR", "quit")) == expected
+    assert after_first_line(solve_out("crane  ryrgr", "quit")) == expected
+
+
+def test_a_bare_guess_asks_for_its_feedback():
+    out = solve_out("CRANE", "RYRGR", "quit")
+    assert "You played CRANE: type its feedback." in out
+    assert "feedback (G green, Y yellow, R grey) for CRANE>" in out or "for CRANE>" in out
+    assert after_first_line(out) == after_first_line(solve_out("CRANE=RYRGR", "quit"))
+
+
+def test_the_other_games_read_a_spaced_guess_too():
+    game = get_game("mastermind")
+    marks = "{},{}".format(*game.decode(game.code(game.index_of("1234"), game.index_of("3456"))))
+    assert after_first_line(solve_out(f"1234 {marks}", "quit", args=("mastermind",))) == \
+        after_first_line(solve_out(f"1234={marks}", "quit", args=("mastermind",)))
+    two = ok("solve", "wordle", "--boards", "2", input="CRANE RRRRR RRRRR\nquit\n")
+    assert "Candidates left: board 1: " in two
+
+
+def test_an_unreadable_line_still_says_what_feedback_looks_like():
+    result = deduce("solve", "wordle", input="CRANE RYRG\nquit\n")
+    assert result.exit_code == 0 and "(try again)" in result.stderr
+
+
+def test_list_all_shows_every_candidate():
+    out = solve_out("SALET=RRRRR", "list", "list all", "quit")
+    first, full = [line for line in out.splitlines() if line.startswith(tuple("0123456789")) and "candidates:" in line]
+    count = int(first.split()[0])
+    assert first.endswith(f"... and {count - 20} more (list all)")
+    assert len(full.split(": ", 1)[1].split()) == count and "more" not in full
+
+
+def test_ctrl_d_at_a_terminal_is_leaving_not_an_error():
+    import pty  # POSIX only: the terminal is the point of the test
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "solver", "solve", "mastermind"])
+    output = b""
+    while b"> " not in output:
+        output += os.read(fd, 4096)
+    os.write(fd, b"\x04")
+    try:
+        while chunk := os.read(fd, 4096):
+            output += chunk
+    except OSError:  # the terminal closed with the program
+        pass
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, output
+    assert b"Stopped before the game was over." in output and b"error" not in output

@@ -6,7 +6,7 @@ separated by spaces, '-' or '+' ("A1-A3-H1", "2C+AS"), which keeps a guess in on
 Feedback: wordle marks like "GYRRR" (G green, Y yellow, R grey; any case; also the digits 2/1/0, B, X,
 "." or "-" for grey, and pasted emoji squares: `wordle.MARK_SPELLINGS`); the other games
 comma-separated integers with optional parentheses: "0,1,0" or "(0,1,0)".
-A step is "GUESS=FEEDBACK"; a path is steps separated by ',' or ';'
+A step is "GUESS=FEEDBACK" (typed while coached, also "GUESS FEEDBACK" or a bare GUESS: `parse_entry`); a path is steps separated by ',' or ';'
 ("A1-A3-H1=0,1,0,B2-C3-D4=1,0,0": a guess never contains a comma, so the split is unambiguous).
 
 Every parser returns guess rows and feedback codes of the `Game`, or raises ValueError with a
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 from solver.core.game import Game
 from solver.core.limits import excerpt
@@ -29,6 +29,7 @@ GAME_NAMES = ("battleship", "cards", "wordle", "mastermind", "bulls")
 MULTI_TOKEN = ("battleship", "cards")  # games whose guesses are several tokens
 ALL_WORDS = "-all-words"  # the suffix of Wordle's variants where every acceptable word may be the answer
 _SEPARATORS = re.compile(r"[\s+\-]+")
+T = TypeVar("T")  # the feedback `parse_entry` reads: one code, or one per board
 
 
 def select_game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
@@ -172,6 +173,33 @@ def parse_step(game: Game, text: str) -> tuple[int, int]:
     row, code = parse_guess(game, guess), parse_feedback(game, feedback)
     check_win(game, row, code)
     return row, code
+
+
+def parse_entry(game: Game, text: str, parse_rest: Callable[[str], T] | None = None) -> tuple[int | None, T | None]:
+    """Return (guess row or None, feedback or None) of a line a player types while being coached:
+    FEEDBACK (for the proposed guess: row None), GUESS=FEEDBACK or GUESS FEEDBACK (another guess was
+    played), or a bare GUESS (feedback None: ask for it). `parse_rest` reads the feedback (default:
+    one board's, `parse_feedback`); ValueError, saying what was expected, when none of these fits."""
+    read = parse_rest or (lambda rest: parse_feedback(game, rest))
+    if "=" in text:
+        guess, _, rest = text.partition("=")
+        if not guess.strip() or not rest.strip():
+            raise ValueError(f"expected GUESS=FEEDBACK, got {excerpt(text)}")
+        return parse_guess(game, guess), read(rest)
+    try:
+        return None, read(text)
+    except ValueError as err:
+        first = err
+    words = text.split()
+    for cut in range(1, len(words)):  # multi-token guesses (cards, ships) take several words
+        try:
+            return parse_guess(game, " ".join(words[:cut])), read(" ".join(words[cut:]))
+        except ValueError:
+            continue
+    try:
+        return parse_guess(game, text), None
+    except ValueError:
+        raise first from None
 
 
 def check_win(game: Game, row: int, code: int) -> None:

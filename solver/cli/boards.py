@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from solver.analysis.boards import check_boards, parse_board_feedback, show_board_feedback
-from solver.analysis.notation import label_list, parse_guess, plural
-from solver.cli.sessions import COMMANDS, LIST_LIMIT
+from solver.analysis.notation import label_list, parse_entry, plural
+from solver.cli.sessions import COMMANDS, LIST_LIMIT, shown
 from solver.core.game import Game
 from solver.games.boards import Boards, guesses_allowed
 
@@ -32,7 +32,7 @@ class BoardsSession:
     def opening(self) -> list[str]:
         return [f"{self.game.title} on {self.state.count} boards: {self.game.n_targets} candidates each; "
                 f"guesses computed live, {guesses_allowed(self.state.count)} allowed.",
-                "Type the marks of each unsolved board in order (RYRGR GGRRR), or GUESS=MARKS MARKS if you "
+                "Type the marks of each unsolved board in order (RYRGR GGRRR), or GUESS MARKS MARKS if you "
                 "played another guess.", f"Marks: {self.game.feedback_help}.", COMMANDS, self._proposal()]
 
     def _proposal(self) -> str:
@@ -43,19 +43,21 @@ class BoardsSession:
         numbers = ", ".join(str(b + 1) for b in boards)
         return f"marks of board{'s' if len(boards) > 1 else ''} {numbers} for {self.game.labels[self.guess]}> "
 
-    def candidates(self) -> list[str]:
+    def candidates(self, limit: int | None = LIST_LIMIT) -> list[str]:
         lines = []
         for b in self.state.open_boards:
-            names = [self.game.labels[self.game.target_index[p]] for p in self.state.candidates[b][:LIST_LIMIT]]
-            more = " ..." if self.state.candidates[b].size > LIST_LIMIT else ""
+            names, more = shown([self.game.labels[self.game.target_index[p]] for p in self.state.candidates[b]], limit)
             lines.append(f"board {b + 1}: {plural(int(self.state.candidates[b].size), 'candidate')}: "
                          f"{label_list(self.game, names)}{more}")
         return lines
 
     def handle(self, line: str) -> list[str]:
-        guess, sep, marks = line.partition("=")
-        row = parse_guess(self.game, guess) if sep else self.guess
-        state = self.state.after(row, parse_board_feedback(self.state, marks if sep else line))
+        row, codes = parse_entry(self.game, line, lambda marks: parse_board_feedback(self.state, marks))
+        row = self.guess if row is None else row
+        if codes is None:  # a bare guess: the one played instead of the proposal; its marks come next
+            self.guess = row
+            return [f"You played {self.game.labels[row]}: type its marks."]
+        state = self.state.after(row, codes)
         self._taken.append((self.state, self.guess))
         self.state = state
         count = len(state.history)

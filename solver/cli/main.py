@@ -183,7 +183,7 @@ def play(
 def _converse(session) -> None:
     stdin = typer.get_text_stream("stdin")
     status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
-                      lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty())
+                      lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty(), interactive=stdin.isatty())
     if status:
         raise typer.Exit(status)
 

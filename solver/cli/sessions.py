@@ -2,9 +2,9 @@
 
 A session answers one input line at a time with output lines, and raises ValueError (one line)
 for input it rejects; `converse` runs a session over any line source, so the same code serves a
-terminal, piped standard input and the tests. Typing "list" (or "?") shows the candidates, "undo"
-takes back the last line, "quit" stops (`COMMANDS`); in `solve`, "why" explains the proposed guess
-(`SOLVE_COMMANDS`, `solver.analysis.explain`).
+terminal, piped standard input and the tests. Typing "list" (or "?") shows the first candidates and
+"list all" every one, "undo" takes back the last line, "quit" (or Ctrl-D at a terminal) stops
+(`COMMANDS`); in `solve`, "why" explains the proposed guess (`SOLVE_COMMANDS`, `solver.analysis.explain`).
 """
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ from solver.analysis.notation import (
     check_allowed,
     check_win,
     label_list,
-    parse_feedback,
+    parse_entry,
     parse_guess,
-    parse_step,
     plural,
     show_feedback,
 )
@@ -28,11 +27,19 @@ from solver.cli.why import why_lines
 from solver.core.engine import get_solver
 from solver.core.game import Game
 
-LIST_LIMIT = 20  # candidates shown by "list"
+LIST_LIMIT = 20  # candidates shown by "list" ("list all": every one)
 ENDED, QUIT, EOF, INTERRUPTED = 0, 0, 1, 130  # exit statuses of `converse` (see `solver.cli.main`)
 COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
 SOLVE_COMMANDS = ("Type why to explain the proposed guess, list (or ?) for the candidates, undo to take back "
                   "the last line, quit to stop.")
+
+
+def shown(names: list[str], limit: int | None) -> tuple[list[str], str]:
+    """Return (the first `limit` names, None: all, and what follows them: "" or " ... and 12 more
+    (list all)")."""
+    if limit is None or len(names) <= limit:
+        return names, ""
+    return names[:limit], f" ... and {len(names) - limit} more (list all)"
 
 
 class SolveSession:
@@ -50,7 +57,7 @@ class SolveSession:
             f"computed live (tree file unusable: {self.solver.tree_error})" if self.solver.tree_error
             else "computed live (no precomputed tree file)")
         return [f"{self.game.title}: {self.state.remaining} candidates; guesses {source}.",
-                "Type the feedback of each guess, or GUESS=FEEDBACK if you played another guess.",
+                "Type the feedback of each guess, or GUESS FEEDBACK if you played another guess.",
                 f"Feedback: {self.game.feedback_help}.", SOLVE_COMMANDS,
                 self._proposal()]
 
@@ -61,10 +68,9 @@ class SolveSession:
         fields = self.game.feedback_help.split(":")[0]
         return f"feedback ({fields}) for {self.game.labels[self.guess]}> "
 
-    def candidates(self) -> list[str]:
-        names = self.state.candidates
-        more = " ..." if len(names) > LIST_LIMIT else ""
-        return [f"{plural(len(names), 'candidate')}: {label_list(self.game, names[:LIST_LIMIT])}{more}"]
+    def candidates(self, limit: int | None = LIST_LIMIT) -> list[str]:
+        names, more = shown(list(self.state.candidates), limit)
+        return [f"{plural(self.state.remaining, 'candidate')}: {label_list(self.game, names)}{more}"]
 
     def why(self) -> list[str]:
         """Return the explanation of the proposed guess (`solver.analysis.explain`)."""
@@ -74,9 +80,13 @@ class SolveSession:
         game = self.game
         if line.strip().lower() == "why":
             return self.why()
-        row, code = parse_step(game, line) if "=" in line else (self.guess, parse_feedback(game, line))
-        check_win(game, row, code)
+        row, code = parse_entry(game, line)
+        row = self.guess if row is None else row
         check_allowed(game, self.state.history, row)
+        if code is None:  # a bare guess: the one played instead of the proposal; its feedback comes next
+            self.guess = row
+            return [f"You played {game.labels[row]}: type its feedback."]
+        check_win(game, row, code)
         was_on_tree = self.state.node is not None and self.solver.tree is not None
         state = self.solver.advance(self.state, row, code)
         self._taken.append((self.state, self.guess))
@@ -145,7 +155,7 @@ class HideSession:
     def prompt(self) -> str:
         return f"guess #{len(self.history) + 1}> "
 
-    def candidates(self) -> list[str]:
+    def candidates(self, limit: int | None = LIST_LIMIT) -> list[str]:
         return [f"{self.rows.size} candidates left (I am not telling which)."]
 
     def handle(self, line: str) -> list[str]:
@@ -172,11 +182,13 @@ class HideSession:
 
 
 def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Callable[[str], None],
-             prompt: Callable[[str], None], echo_input: bool = False) -> int:
+             prompt: Callable[[str], None], echo_input: bool = False, interactive: bool = False) -> int:
     """Run a session over input lines; return the exit status.
 
-    0 when the session ends (or on "quit"); 1 on end of input before that; 130 on Ctrl-C. Rejected lines are reported through `warn` and asked again.
-    The prompt's line is ended before any message, so nothing lands on it.
+    0 when the session ends (or on "quit", or Ctrl-D when `interactive`: a person leaving); 1 when
+    piped input ends before that (a script's input was short); 130 on Ctrl-C. Rejected lines are
+    reported through `warn` and asked again. The prompt's line is ended before any message, so
+    nothing lands on it.
     """
     for text in session.opening():
         say(text)
@@ -190,6 +202,9 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
             return INTERRUPTED
         if line is None:
             say("")
+            if interactive:
+                say("Stopped before the game was over.")
+                return QUIT
             warn("input ended before the game was over")
             return EOF
         line = line.strip()
@@ -199,8 +214,8 @@ def converse(session, lines: Iterator[str], say: Callable[[str], None], warn: Ca
             continue
         if line.lower() in ("quit", "exit", "q"):
             return QUIT
-        if line.lower() in ("list", "?"):
-            for text in session.candidates():
+        if line.lower() in ("list", "?", "list all"):
+            for text in session.candidates(None if line.lower() == "list all" else LIST_LIMIT):
                 say(text)
             continue
         try:
