@@ -230,3 +230,42 @@ def test_ctrl_d_at_a_terminal_is_leaving_not_an_error():
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, output
     assert b"Stopped before the game was over." in output and b"error" not in output
+
+
+# -- 13. the wordle program: Ctrl-C, --version, the marks without colour, a 40-column terminal --------
+class InterruptedInput(io.StringIO):
+    """Standard input where the player presses Ctrl-C at the second prompt."""
+
+    def __init__(self):
+        super().__init__("trace\n")
+
+    def readline(self, *args) -> str:
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_wordle_ctrl_c_ends_the_prompt_line_first():
+    out, err = io.StringIO(), io.StringIO()
+    assert wordle_run(["-w", "crane"], InterruptedInput(), out, err, interactive=True) == 130
+    assert out.getvalue().endswith("Guess 2/6: \n") and err.getvalue() == "error: interrupted\n"
+
+
+def test_wordle_version():
+    done = subprocess.run([sys.executable, "-c", "from solver.wordle_program.app import main; main()", "--version"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout.split()[0], done.stderr) == (0, "wordle", "")
+    assert done.stdout.split()[1][0].isdigit()
+
+
+def test_wordle_at_40_columns_explains_the_marks_and_does_not_wrap(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "40")
+    out, err = io.StringIO(), io.StringIO()
+    assert wordle_run(["-t", "-w", "crane"], io.StringIO("trace\ncrane\nn\n"), out, err, interactive=True) == 0
+    text = out.getvalue()
+    assert "[A] right place  (A) elsewhere" in text and "a not in the word  A not tried yet" in text
+    stats = text[text.index("Statistics"):text.index("Guess distribution")].splitlines()
+    assert all(len(line.rstrip()) <= 40 for line in stats)
+    assert [line.split() for line in stats[1:5]] == [["1", "100"], ["Played", "Win", "%"], ["1", "1"],
+                                                     ["Current", "streak", "Max", "streak"]]

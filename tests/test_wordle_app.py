@@ -261,8 +261,8 @@ def test_interactive_mode_board_prompts_and_retry():
     assert (status, err) == (0, "")
     assert "not in the answer list, try another" in out
     assert "Guess 2/6" in out and "Not counted: hard mode: guess must contain C" in out
-    # no colour here (not a terminal): the marks are drawn around the letters, and explained once
-    assert "Marks: [A] right place, (A) elsewhere in the word, a: not in the word." in out
+    # no colour here (not a terminal): the marks are drawn around the letters, explained under the keyboard
+    assert "  [A] right place  (A) elsewhere\n  a not in the word  A not tried yet\n" in out
     assert "   t  [R] [A] (C) [E] " in out and "  [C] [R] [A] [N] [E] " in out
     assert "   Q   W  [E] [R]  t   Y " in out and "(C)  V " in out
     assert "Correct! CRANE in 2 guesses." in out
@@ -275,10 +275,10 @@ def test_no_color_board_shows_the_marks_and_colour_board_greys_absent_letters(mo
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("FORCE_COLOR", "1")  # a colour terminal, but the user asked for no colour
     _, out, _ = play_lines(["-w", "crane"], "slate\ncrane\n", interactive=True)
-    assert "Marks:" in out and "   s   l  [A]  t  [E] " in out  # bold may remain, colour not
+    assert "not tried yet" in out and "   s   l  [A]  t  [E] " in out  # bold may remain, colour not
     monkeypatch.delenv("NO_COLOR")
     _, out, _ = play_lines(["-w", "crane"], "slate\ncrane\n", interactive=True)
-    assert "\x1b[" in out and "[A]" not in out and "Marks:" not in out
+    assert "\x1b[" in out and "[A]" not in out and "not tried yet" not in out
     grey = RichUI.STYLES["R"]
     assert "grey" in grey and "red" not in grey
 

@@ -33,6 +33,7 @@ from typing import Any, Sequence, TextIO
 
 from solver.core.atomic import check_writable, locked, remove_stale_temporaries, write_text
 from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.core.version import __version__
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
 from solver.wordle_program.play import NotAnAnswer, Session, check_answers, play, random_answers
@@ -106,6 +107,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="wordle", allow_abbrev=False, description="Play Wordle. With standard "
                      "output not a terminal, prints the plain lines of the specification's test mode.")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-w", "--word", help="the answer (otherwise read from standard input); "
                         "with several boards, one per board separated by commas")
     parser.add_argument("-r", "--random", action="store_true", default=None, help="random answers")
@@ -241,6 +243,7 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
     Streams default to the process's; `interactive` defaults to whether `stdout` is a terminal.
     """
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    ui = None
     try:
         session = build_session(resolve_options(argv))
         if interactive is None:
@@ -255,8 +258,10 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
     except WordleError as err:
         return _fail(stderr, str(err), 1)
     except KeyboardInterrupt:
+        _end_prompt_line(stdout, ui)
         return _fail(stderr, "interrupted", 130)
     except Terminated:
+        _end_prompt_line(stdout, ui)
         return _fail(stderr, "terminated", TERMINATED_EXIT)
     except BrokenPipeError:
         raise
@@ -268,6 +273,16 @@ def _fail(stderr: TextIO, message: str, status: int) -> int:
     """Print `error: MESSAGE` on one line, as `deduce` does (`solver.cli.errors.fail`), and return `status`."""
     print("error: " + " ".join(message.split()), file=stderr, flush=True)
     return status
+
+
+def _end_prompt_line(stdout: TextIO, ui) -> None:
+    """End the line of a terminal prompt the program was interrupted at, so that the error starts its own."""
+    if isinstance(ui, RichUI):
+        try:
+            stdout.write("\n")
+            stdout.flush()
+        except OSError:
+            pass
 
 
 def main() -> None:

@@ -100,7 +100,8 @@ class RichUI:
               "X": "bold black on grey82"}
     # Without colour (NO_COLOR, a dumb terminal) the marks are drawn around the letters instead.
     PLAIN = {"G": "[{}]", "Y": "({})", "R": " {} ", "X": " {} "}
-    LEGEND = "[A] right place, (A) elsewhere in the word, a: not in the word"
+    # under each keyboard without colour, where the marks are used (each line within 40 columns)
+    KEY_LEGEND = ("  [A] right place  (A) elsewhere", "  a not in the word  A not tried yet")
     KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
     BAR_WIDTH = 30  # cells of the longest bar of the guess distribution (less in a narrow terminal)
     BAR_STYLES = {True: "bold white on green4", False: "white on grey35"}  # the game just won, the others
@@ -130,8 +131,6 @@ class RichUI:
         else:
             self.console.print(f"[bold]Wordle[/bold]: guess the 5-letter word in {MAX_GUESSES} tries"
                                + (f" ({', '.join(modes)})" if modes else "") + ".")
-        if self.plain:
-            self.console.print(f"Marks: {self.LEGEND}.", markup=False)
 
     def _ask(self, prompt: str, hidden: bool = False) -> str | None:
         if self.stdin is not None:
@@ -204,6 +203,9 @@ class RichUI:
                 line.append(*self._tile(key, keyboard[key]))
                 line.append(" ")
             self.console.print(line)
+        if self.plain:
+            for line in self.KEY_LEGEND:
+                self.console.print(line, markup=False, style="grey50")
 
     def boards_per_row(self) -> int:
         """Return how many boards fit side by side in the terminal: 1 to BOARDS_PER_ROW."""
@@ -293,8 +295,11 @@ class RichUI:
         columns = stats_columns(stats)
         widths = [max(len(value), len(label)) for value, label in columns]
         self.console.print("[bold]Statistics[/bold]")  # as the original: numbers above their labels
-        self.console.print("  " + "   ".join(f"[bold]{value:^{w}}[/bold]" for (value, _), w in zip(columns, widths)))
-        self.console.print("  " + "   ".join(f"{label:^{w}}" for (_, label), w in zip(columns, widths)))
+        per_row = len(columns) if 2 + sum(widths) + 3 * (len(columns) - 1) <= self.console.width else 2
+        for start in range(0, len(columns), per_row):  # two rows of two in a narrow terminal
+            row = list(zip(columns, widths))[start:start + per_row]
+            self.console.print("  " + "   ".join(f"[bold]{value:^{w}}[/bold]" for (value, _), w in row))
+            self.console.print("  " + "   ".join(f"{label:^{w}}" for (_, label), w in row))
         self.console.print()
         self.console.print("[bold]Guess distribution[/bold]")
         width = max(5, min(self.BAR_WIDTH, self.console.width - 16))
