@@ -52,13 +52,15 @@ def is_stale(path: Path, now: float | None = None, max_age: float = STALE_SECOND
 
 
 def remove_stale_temporaries(folder: Path | None = None, max_age: float = STALE_SECONDS) -> list[Path]:
-    """Remove the stale temporary files of the artifacts folder and its checkpoint folders;
-    return their paths."""
+    """Remove the stale temporary files of an artifacts folder (None: the build folder and the user
+    cache, where a user's own games build) and its checkpoint folders; return their paths."""
     if folder is None:
-        from solver.core.artifacts import artifacts_dir  # defers pyarrow until an artifact is read or written
+        from solver.core.artifacts import artifacts_dir, cache_dir  # defers pyarrow until an artifact is read
 
-        folder = artifacts_dir()
-    folders = [folder, *sorted(p for p in (folder / ".checkpoints").glob("*") if p.is_dir())]
+        tops = list(dict.fromkeys([artifacts_dir(), cache_dir()]))
+    else:
+        tops = [folder]
+    folders = [f for top in tops for f in [top, *sorted(p for p in (top / ".checkpoints").glob("*") if p.is_dir())]]
     removed = []
     now = time.time()
     for where in folders:

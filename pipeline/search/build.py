@@ -102,7 +102,7 @@ class ClassResult:
 def checkpoint_dir(game: Game, plan: Plan, folder: Path | None = None) -> Path:
     """Return the folder of a build's finished classes (one per game, fingerprint and plan)."""
     tag = hashlib.sha256(f"{game.fingerprint()}|{plan.describe()}|{artifacts.CODE_VERSION}".encode()).hexdigest()[:12]
-    return (folder or artifacts.artifacts_dir()) / ".checkpoints" / f"{game.key}-{tag}"
+    return (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"{game.key}-{tag}"
 
 
 CHECKPOINT_TRIES = 3  # writes of a checkpoint whose folder another build removed meanwhile

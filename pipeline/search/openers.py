@@ -254,7 +254,7 @@ def _sort_key(result: OpenerTotal):
 
 def ranking_path(game: Game, folder: Path | None = None) -> Path:
     """Return the path of a game's ranking file (in `folder`, else where builds write)."""
-    return (folder or artifacts.artifacts_dir()) / artifacts.artifact_name(OPENERS, game)
+    return (folder or artifacts.artifacts_dir(game)) / artifacts.artifact_name(OPENERS, game)
 
 
 COLUMNS = artifacts.OPENER_COLUMNS

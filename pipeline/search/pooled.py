@@ -93,7 +93,7 @@ def build(game: Game, plan: PooledPlan, jobs: int = 2, progress=None, folder: Pa
     codes = kernels.feedback_table(game, [root], game.target_index)[0]
     groups = [(int(c), np.flatnonzero(codes == c)) for c in np.unique(codes) if c != game.win_code]
     groups.sort(key=lambda item: -item[1].size)
-    checkpoint = (folder or artifacts.artifacts_dir()) / ".checkpoints" / f"{game.key}-{_tag(plan)}"
+    checkpoint = (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"{game.key}-{_tag(plan)}"
     checkpoint.mkdir(parents=True, exist_ok=True)
     done = finished_classes(checkpoint)
     if progress:

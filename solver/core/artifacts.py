@@ -3,8 +3,11 @@
 Where they live (`search_dirs`, in the order searched; `deduce tables --where` prints them):
 ``$DEDUCE_ARTIFACTS`` alone when it is set; else the packaged folder (``artifacts/`` of a checkout,
 the package data ``solver/trees`` of an installed wheel, which carries the committed trees) and the
-user cache folder (`platformdirs`). Builds write to `artifacts_dir()`: the packaged folder where it
-is writable, else the user cache, so a read-only install still rebuilds and finds its artifacts.
+user cache folder (`platformdirs`). Builds write to `artifacts_dir(game)`: ``artifacts/`` of a
+writable checkout for the registered variants (the files `make tables` keeps current), else the user
+cache: an installed program never writes into ``site-packages``, and the trees of a user's own game
+or lists stay out of the checkout (out of git, and out of the next wheel, which copies
+``artifacts/tree-*.parquet``).
 
 * ``table-<game>-<variant>.parquet``: the full feedback table, one row per allowed guess.
   Columns: ``guess`` (int32, guess row index), ``codes`` (fixed-size list of uint8 or uint16, one
@@ -90,13 +93,18 @@ class MissingTableError(KeyError):
         return str(self.args[0]) if self.args else "missing artifact"
 
 
+def checkout_dir() -> Path | None:
+    """Return ``artifacts/`` of the checkout the packages run from (the source tree, or an editable
+    install), or None for an installed wheel."""
+    root = Path(__file__).resolve().parents[2]  # solver/core/ -> the checkout (or site-packages)
+    return root / "artifacts" if (root / "pyproject.toml").is_file() else None
+
+
 def packaged_dir() -> Path:
     """Return the folder of the committed trees: ``solver/trees`` (package data) of an installed
-    wheel, else ``artifacts/`` beside the packages (a checkout, or an editable install)."""
-    shipped = files("solver") / "trees"
-    if shipped.is_dir():
-        return Path(str(shipped))
-    return Path(__file__).resolve().parents[2] / "artifacts"  # solver/core/ -> the checkout
+    wheel, else ``artifacts/`` of the checkout."""
+    shipped = Path(str(files("solver") / "trees"))
+    return shipped if shipped.is_dir() else checkout_dir() or shipped
 
 
 def cache_dir() -> Path:
@@ -110,14 +118,15 @@ def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
-def artifacts_dir() -> Path:
-    """Return the folder builds write to: $DEDUCE_ARTIFACTS, else the packaged folder if writable,
-    else the user cache folder."""
+def artifacts_dir(game: Game | None = None) -> Path:
+    """Return the folder builds (of `game`; None: a registered variant) write to: $DEDUCE_ARTIFACTS,
+    else ``artifacts/`` of a writable checkout for a registered variant, else the user cache folder."""
     env = os.environ.get("DEDUCE_ARTIFACTS")
     if env:
         return Path(env)
-    packaged = packaged_dir()
-    return packaged if _writable(packaged) else cache_dir()
+    checkout = checkout_dir()
+    ours = game is None or registry.registered(game) is not None
+    return checkout if checkout is not None and ours and _writable(checkout) else cache_dir()
 
 
 def search_dirs() -> list[Path]:
@@ -150,7 +159,7 @@ def artifact_path(kind: str, game: Game, folder: Path | None = None) -> Path:
     for candidate in search_dirs():
         if (candidate / name).exists():
             return candidate / name
-    return artifacts_dir() / name
+    return artifacts_dir(game) / name
 
 
 def table_schema(game: Game) -> pa.Schema:
@@ -190,8 +199,8 @@ def _metadata(kind: str, game: Game, table: pa.Table, extra: dict) -> dict[str, 
 
 
 def write(kind: str, game: Game, table: pa.Table, extra: dict, folder: Path | None = None) -> Path:
-    """Write an artifact atomically with its metadata (into `folder`, else `artifacts_dir()`); return its path."""
-    path = (folder or artifacts_dir()) / artifact_name(kind, game)
+    """Write an artifact atomically with its metadata (into `folder`, else `artifacts_dir(game)`); return its path."""
+    path = (folder or artifacts_dir(game)) / artifact_name(kind, game)
     meta = _metadata(kind, game, table, extra)
     table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in meta.items()})
     # Row groups of at most ~64 MB: the writer's buffers scale with one group, not the whole table
