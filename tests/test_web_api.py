@@ -26,7 +26,7 @@ from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens
 from solver.analysis.review import review
 from solver.analysis.scores import Scores, hint
-from solver.analysis.walk import Nodes, play, replay
+from solver.analysis.walk import Nodes, play, replay, walk
 from solver.cli.main import app as cli
 from solver.core.engine import get_solver
 from solver.core.registry import VARIANTS, all_variants, default_variant, get_game
@@ -313,13 +313,27 @@ def test_tree_nodes_match_the_tree(client, name, variant, history):
 
 
 def test_tree_off_the_tree(client):
+    """Off the tree the node gets the figures `deduce tree --path` prints: the live strategy played out
+    from the node (`walk.walk`), with its children and distribution."""
     game = get_game("wordle")
     path = [{"guess": "CRANE", "feedback": "RRYRG"}]
     view = client.post("/api/tree", json={"game": "wordle", "path": path}).json()
-    state = replay(get_solver(game), steps_of(game, path))
-    assert view == {"title": "wordle", "on_tree": False, "children": [], "distribution": {},
-                    "node": {"guess": game.labels[get_solver(game).guess_row(state)], "remaining": state.remaining,
-                             "depth": 1, "expected_guesses": None, "worst_guesses": None}}
+    solver = get_solver(game)
+    state = replay(solver, steps_of(game, path))
+    nodes = walk(solver, state)
+    assert view["on_tree"] is False and view["title"] == "wordle"
+    assert view["node"] == {"guess": game.labels[solver.guess_row(state)], "remaining": state.remaining,
+                            "depth": 1, "expected_guesses": pytest.approx(nodes.expected(0)),
+                            "worst_guesses": nodes.worst(0)}
+    assert view["node"]["expected_guesses"] is not None
+    assert sum(child["remaining"] for child in view["children"]) == state.remaining
+    assert view["distribution"] == {str(1 + g): n for g, n in nodes.histogram(0).items()}
+    cli_out = CliRunner().invoke(cli, ["tree", "wordle", "--path", "CRANE=RRYRG"]).output
+    assert f"{view['node']['expected_guesses']:.3f} expected, {view['node']['worst_guesses']} at worst" in cli_out
+    child = next(c for c in view["children"] if not c["win"])  # a child off the tree has figures too
+    deeper = client.post("/api/tree", json={"game": "wordle", "path": path + [
+        {"guess": view["node"]["guess"], "feedback": child["feedback"]}]}).json()
+    assert deeper["node"]["guess"] == child["guess"] and deeper["node"]["expected_guesses"] is not None
 
 
 # -- /api/review ----------------------------------------------------------------------------------

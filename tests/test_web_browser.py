@@ -511,3 +511,59 @@ def test_mastermind_the_solver_guesses(page: Page, server: str):
     expect(status).to_contain_text("fit")
     page.get_by_role("button", name="Give up").click()
     expect(status).to_have_text(re.compile(r"The secret was [1-6]{4}\."))
+
+
+COUNTS_VISIBLE = """rows => rows.map(row => {
+  // The count's text: wholly inside its row and inside the box drawn behind it (never cut off by a short bar).
+  const walker = document.createTreeWalker(row.querySelector('.bar-track'), NodeFilter.SHOW_TEXT);
+  const text = walker.nextNode();
+  if (!text) return 'no count';
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const t = range.getBoundingClientRect(), box = text.parentElement.getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1;
+  return inside(t, box) && inside(t, r) ? text.textContent : `cut off: ${text.textContent}`;
+})"""
+
+
+def test_tree_explorer_errors_live_figures_and_bar_counts(page: Page, server: str):
+    """Item 14: a bad link after another game's node shows only the error; an unknown game is named as
+    unknown; a node off the tree shows the CLI's figures; bar counts stay visible on short bars."""
+    open_tab(page, "tree/cards/n4")
+    panel = page.locator("#panel-tree")
+    expect(panel).to_have_attribute("data-loaded", "cards/n4/")
+    _, root = post(server, "/api/tree", {"game": "cards", "variant": "n4", "path": []})
+    rows = page.locator("#tree-dist .bar-row")
+    expect(rows).to_have_count(len(root["distribution"]))
+    counts = rows.evaluate_all(COUNTS_VISIBLE)
+    assert counts == [f"{n:,}" for _, n in sorted(root["distribution"].items(), key=lambda kv: int(kv[0]))]
+
+    # A link whose path the service refuses: its message, and nothing left of the cards node.
+    page.goto("/#tree/wordle/normal/SALET=RRRRR,XXXXX=GGGGG")
+    _, body = post(server, "/api/tree", {"game": "wordle", "variant": "normal", "path": [
+        {"guess": "SALET", "feedback": "RRRRR"}, {"guess": "XXXXX", "feedback": "GGGGG"}]})
+    expect(page.locator("#tree-error")).to_have_text(body["error"]["message"])
+    expect(page.locator("#tree-guess")).to_have_count(0)
+    expect(page.locator("#tree-node")).to_be_hidden()
+    expect(page.locator("#tree-children tbody tr")).to_have_count(0)
+    expect(page.locator("#tree-dist .bar-row")).to_have_count(0)
+
+    # An unknown game: said so, naming the games (not Wordle shown instead).
+    page.goto("/#tree/chess/default")
+    expect(page.locator("#tree-error")).to_contain_text("Unknown game: chess")
+    for name in ("wordle", "mastermind", "bulls", "cards", "battleship"):
+        expect(page.locator("#tree-error")).to_contain_text(name)
+    expect(page.locator("#tree-guess")).to_have_count(0)
+
+    # Off the tree: the live strategy's figures, as `deduce tree --path` prints them.
+    page.goto("/#tree/wordle/normal/CRANE=RRYRG")
+    expect(panel).to_have_attribute("data-loaded", "wordle/normal/CRANE=RRYRG")
+    _, live = post(server, "/api/tree", {"game": "wordle", "variant": "normal",
+                                         "path": [{"guess": "CRANE", "feedback": "RRYRG"}]})
+    expect(page.locator("#tree-error")).to_be_hidden()
+    expect(page.locator("#tree-live")).to_be_visible()
+    facts = page.locator("#tree-node dd")
+    expect(facts.nth(2)).to_have_text(f"{live['node']['expected_guesses']:.3f}")
+    expect(facts.nth(3)).to_have_text(str(live["node"]["worst_guesses"]))
+    expect(page.locator("#tree-children tbody tr")).to_have_count(len(live["children"]))

@@ -174,7 +174,8 @@ async def random_target(game: Annotated[GameLiteral, Query(description="The game
 async def tree(request: TreeRequest, http: Request) -> dict:
     """The node of the precomputed tree that `path` reaches: its guess, candidates, expected and worst
     guesses, its children (the win first, then by candidates left) and how many answers below it need
-    each number of guesses. Off the tree, the live guess and no figures."""
+    each number of guesses. Off the tree, the same figures of the live strategy played out from the node
+    (`deduce tree --path`)."""
     return await answers.get(_tree, request, http)
 
 

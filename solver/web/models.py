@@ -222,9 +222,10 @@ class TreeNode(BaseModel):
     remaining: int = Field(description="The answers still possible here.")
     depth: int = Field(description="Guesses played so far.")
     expected_guesses: Union[float, None] = Field(description="Average guesses still needed from here, this one "
-                                                             "included (null off the tree).")
+                                                             "included (off the tree: the live strategy's, played "
+                                                             "out; null once solved).")
     worst_guesses: Union[int, None] = Field(description="The most guesses still needed from here, this one included "
-                                                        "(null off the tree).")
+                                                        "(off the tree: the live strategy's; null once solved).")
 
 
 class TreeChild(BaseModel):

@@ -18,7 +18,7 @@ from solver.analysis.explain import TREE, Explanation, explain_state, group_size
 from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
-from solver.analysis.walk import Nodes, start_state
+from solver.analysis.walk import Nodes, start_state, walk
 from solver.core.engine import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
@@ -418,15 +418,20 @@ def _histogram(key: Key, node: int) -> dict[int, int]:
 
 @lru_cache(maxsize=RESULTS)
 def tree_view(key: Key, steps: Steps) -> dict[str, Any]:
-    """Return the /api/tree answer: the node `steps` reach, its children and distribution."""
+    """Return the /api/tree answer: the node `steps` reach, its children and distribution. Off the
+    tree the node's subtree is played out live by `walk.walk` (what `deduce tree --path` shows), so the
+    figures are the live strategy's."""
     state, game = state_of(key, steps), game_of(key)
-    if not _on_tree(state):
-        guess = None if _solved(state) else game.labels[state.solver.guess_row(state)]
-        node = {"guess": guess, "remaining": state.remaining, "depth": len(steps), "expected_guesses": None,
+    if _solved(state):
+        node = {"guess": None, "remaining": state.remaining, "depth": len(steps), "expected_guesses": None,
                 "worst_guesses": None}
-        return {"title": game.title, "on_tree": False, "node": node, "children": [], "distribution": {}}
-    nodes, at = nodes_of(key), state.node
-    worst, histogram = _worst(key, at), _histogram(key, at)
+        return {"title": game.title, "on_tree": _on_tree(state), "node": node, "children": [], "distribution": {}}
+    if _on_tree(state):
+        nodes, at = nodes_of(key), state.node
+        worst, histogram = _worst(key, at), _histogram(key, at)
+    else:
+        nodes, at = walk(state.solver, state), 0
+        worst, histogram = nodes.worst(at), nodes.histogram(at)
     depth, remaining = int(nodes.depth[at]), int(nodes.remaining[at])
     children = [{"feedback": feedback_out(game, int(nodes.code[c])), "remaining": int(nodes.remaining[c]),
                  "guess": game.labels[int(nodes.guess[c])], "expected_guesses": nodes.expected(c), "win": False}
@@ -437,5 +442,5 @@ def tree_view(key: Key, steps: Steps) -> dict[str, Any]:
                             "expected_guesses": None, "win": True})
     node = {"guess": game.labels[int(nodes.guess[at])], "remaining": remaining, "depth": depth,
             "expected_guesses": nodes.expected(at), "worst_guesses": worst}
-    return {"title": game.title, "on_tree": True, "node": node, "children": children,
+    return {"title": game.title, "on_tree": _on_tree(state), "node": node, "children": children,
             "distribution": {str(depth + guesses): count for guesses, count in histogram.items()}}

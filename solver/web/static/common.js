@@ -233,14 +233,16 @@ export function feedbackText(feedback, names) {
   return feedback.map((value, i) => `${names[i] ?? i} ${value}`).join(", ");
 }
 
-/** A horizontal bar chart: rows of [label, value]; `highlight` marks one label. */
+/** A horizontal bar chart: rows of [label, value]; `highlight` marks one label. Each count is written
+ * after its bar (the longest bar shrinks to leave it room), so a short bar never cuts it off. */
 export function barChart(node, rows, highlight = null) {
   const max = Math.max(1, ...rows.map(([, value]) => value));
   fill(node, rows.map(([label, value]) =>
     el("div", { class: "bar-row" + (String(label) === String(highlight) ? " highlight" : "") },
       el("span", { class: "bar-label" }, label),
       el("span", { class: "bar-track" },
-        el("span", { class: "bar", style: { width: `${Math.max(7, (100 * value) / max)}%` } }, number(value))))));
+        el("span", { class: "bar", style: { width: `${Math.max(2, (100 * value) / max)}%` } }),
+        el("span", { class: "bar-count" }, number(value))))));
 }
 
 const NAMES = { wordle: "Wordle", mastermind: "Mastermind", bulls: "Bulls and Cows", battleship: "Battleship", cards: "Cards" };

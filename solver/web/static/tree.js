@@ -78,7 +78,8 @@ export function initTree(allGames) {
         node.guess ? ["Guess ", el("strong", { id: "tree-guess", class: "guess-text" }, node.guess)]
           : el("strong", { id: "tree-guess", class: "solved" }, "Solved")),
       el("dl", { class: "facts" }, facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v)))),
-      data.on_tree ? null : el("p", { class: "hint" }, "This path leaves the precomputed tree: the numbers are computed live."));
+      data.on_tree ? null : el("p", { class: "hint", id: "tree-live" },
+        "This path leaves the precomputed tree: the guesses and numbers are the live solver's, played out from here."));
 
     const tbody = $("tree-children").querySelector("tbody");
     const rows = (data.children || []).map((child) => {
@@ -109,6 +110,19 @@ export function initTree(allGames) {
     document.querySelector("#panel-tree").dataset.loaded = `${g.game}/${g.variant}/${encodePath(path)}`;
   }
 
+  /** Show only an error: the node, its answers and distribution of an earlier page are cleared. */
+  function showError(g, path, message) {
+    shown = null;
+    if (g) renderCrumbs(g, path); else fill($("tree-crumbs"));
+    fill($("tree-node"));
+    $("tree-node").hidden = true;
+    fill($("tree-children").querySelector("tbody"));
+    $("tree-children-title").textContent = "Answers to this guess";
+    fill($("tree-dist"));
+    $("tree-columns").hidden = true;
+    setError(error, message);
+  }
+
   async function load(g, path) {
     const key = `${g.game}/${g.variant}/${encodePath(path)}`;
     if (key === shown) return;
@@ -118,13 +132,13 @@ export function initTree(allGames) {
       const data = await api("POST", "/api/tree", { game: g.game, variant: g.variant, path });
       if (id !== request) return;
       setError(error, "");
+      $("tree-node").hidden = false;
+      $("tree-columns").hidden = false;
       shown = key;
       render(g, path, data);
     } catch (e) {
       if (id !== request) return;
-      shown = null;
-      renderCrumbs(g, path);
-      setError(error, e.message);
+      showError(g, path, e.message);
     }
   }
 
@@ -136,8 +150,18 @@ export function initTree(allGames) {
   return {
     enter(rest) {
       const [gameName, variantName, pathText] = (rest || []).map((part) => part);
-      let g = gameName ? games.find((x) => x.game === decodeURIComponent(gameName)
-        && (variantName ? x.variant === decodeURIComponent(variantName) : x.default)) : null;
+      const wanted = gameName ? decodeURIComponent(gameName) : null;
+      const variant = variantName ? decodeURIComponent(variantName) : null;
+      let g = wanted ? games.find((x) => x.game === wanted && (variant ? x.variant === variant : x.default)) : null;
+      if (wanted && !g) {
+        request += 1; // an answer still coming for an earlier link is dropped
+        const known = [...new Set(games.map((x) => x.game))];
+        const variants = games.filter((x) => x.game === wanted).map((x) => x.variant);
+        showError(null, [], variants.length
+          ? `Unknown variant of ${wanted}: ${variant}. Choose from ${variants.join(", ")}.`
+          : `Unknown game: ${wanted}. The tree explorer has ${known.join(", ")}.`);
+        return;
+      }
       if (!g) {
         g = findGame(games, select.value) || games[0];
         if (!g) {
@@ -151,7 +175,9 @@ export function initTree(allGames) {
       try {
         path = decodePath(pathText, marksFeedback(g));
       } catch (e) {
-        setError(error, "This link's path cannot be read.");
+        request += 1;
+        showError(g, [], "This link's path cannot be read.");
+        return;
       }
       load(g, path);
     },
