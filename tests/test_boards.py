@@ -96,8 +96,8 @@ def test_cli_play_prints_each_board_and_the_summary():
     result = runner.invoke(app, ["play", "wordle", "CRANE", "SLOTH", "--boards", "2"])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    guesses = [line.split(": ")[1] for line in lines if line.startswith("Your guess #")]
-    answers = [line.split(": ")[1] for line in lines if line.startswith("My answer: ")]
+    guesses = [line.split(": ")[1] for line in lines if line.startswith("Guess #")]
+    answers = [line.split(": ")[1] for line in lines if line.startswith("Feedback: ")]
     for guess, answer in zip(guesses, answers):
         parts = dict(zip(answer.split()[::2], answer.split()[1::2]))
         for board, word in (("1", "CRANE"), ("2", "SLOTH")):

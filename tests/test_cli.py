@@ -107,30 +107,30 @@ def test_usage_errors_are_one_line():
 # -- play -------------------------------------------------------------------------------------
 def test_play_prints_the_specification_transcript():
     out = ok("play", "mastermind", "1234").splitlines()
-    guesses = [line.split(": ")[1] for line in out if line.startswith("Your guess #")]
-    answers = [line.split(": ")[1] for line in out if line.startswith("My answer: ")]
+    guesses = [line.split(": ")[1] for line in out if line.startswith("Guess #")]
+    answers = [line.split(": ")[1] for line in out if line.startswith("Feedback: ")]
     assert len(guesses) == len(answers) and out[-1] == f"You got it in {len(guesses)} guesses!"
-    assert out[0] == f"Your guess #1: {guesses[0]}" and guesses[-1] == "1234"
+    assert out[0] == f"Guess #1: {guesses[0]}" and guesses[-1] == "1234"
     assert answers == ["({},{})".format(*mastermind.feedback("1234", g)) for g in guesses]
 
 
 def test_play_battleship_answer_in_any_token_form():
     split = ok("play", "battleship", "H1", "A1", "A3")
     assert split == ok("play", "battleship", "a1-a3-h1") == ok("play", "battleship", "A1 A3 H1")
-    assert split.splitlines()[0] == "Your guess #1: A1 A3 H1" and split.splitlines()[1] == "My answer: (3,0,0)"
+    assert split.splitlines()[0] == "Guess #1: A1 A3 H1" and split.splitlines()[1] == "Feedback: (3,0,0)"
 
 
 def test_play_cards_infers_the_number_of_cards():
     out = ok("play", "cards", "2C", "AS").splitlines()
-    assert out[-2] == "My answer: (2,0,2,0,2)"
-    assert out[-3] == f"Your guess #{len(out) // 2}: 2C AS"
+    assert out[-2] == "Feedback: (2,0,2,0,2)"
+    assert out[-3] == f"Guess #{len(out) // 2}: 2C AS"
 
 
 def test_play_wordle_and_hard_mode():
     out = ok("play", "wordle", "crane").splitlines()
-    assert out[-3].endswith("CRANE") and out[-2] == "My answer: GGGGG"
+    assert out[-3].endswith("CRANE") and out[-2] == "Feedback: GGGGG"
     hard = ok("play", "wordle", "CRANE", "--hard").splitlines()
-    assert hard[-2] == "My answer: GGGGG"
+    assert hard[-2] == "Feedback: GGGGG"
 
 
 def test_play_wordle_on_own_lists(small_lists):

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from solver.analysis.notation import can_show_symbols, show_guess
 from solver.analysis.walk import start_state
 from solver.core.engine import InconsistentFeedbackError, get_solver
 from solver.core.registry import all_variants, default_variant, get_game
@@ -38,7 +39,7 @@ def ills_bench(ills) -> list[str]:
 def test_play_over_the_guess_limit_is_not_a_win(ills, ills_bench):
     assert ills_bench[-2] == "hardest (12 guesses, 1 target): WILLS"
     out = ok("play", "wordle", "WILLS", *ills).splitlines()
-    assert len([line for line in out if line.startswith("Your guess #")]) == 12
+    assert len([line for line in out if line.startswith("Guess #")]) == 12
     assert out[-1] == "Not solved within 6 (took 12)." and not any("You got it" in line for line in out)
     assert ok("play", "wordle", "CRANE").splitlines()[-1].startswith("You got it in ")
     hidden = ok("hide", "wordle", *ills, input="\n".join(ILLS) + "\n").splitlines()  # the hider gives in last
@@ -269,3 +270,34 @@ def test_wordle_at_40_columns_explains_the_marks_and_does_not_wrap(monkeypatch):
     assert all(len(line.rstrip()) <= 40 for line in stats)
     assert [line.split() for line in stats[1:5]] == [["1", "100"], ["Played", "Win", "%"], ["1", "1"],
                                                      ["Current", "streak", "Max", "streak"]]
+
+
+# -- 12. card players' notation: 10H, hands by rank, suit symbols on a terminal; play's labels -------
+def test_ten_may_be_written_10_and_suits_as_symbols():
+    assert ok("play", "cards", "10H", "AS") == ok("play", "cards", "TH", "AS")
+    assert ok("play", "cards", "10\u2665", "A\u2660") == ok("play", "cards", "TH", "AS")
+    result = deduce("play", "cards", "11H", "AS")
+    assert result.exit_code != 0 and "rank 2-10 J Q K A, or T for 10" in result.stderr
+
+
+def test_hands_are_shown_by_rank_with_symbols_where_the_terminal_has_them():
+    game = get_game("cards", "n2")
+    row = game.index_of("AC 2D")  # the label: deck order, clubs first
+    assert show_guess(game, row) == "2D AC" and show_guess(game, row, symbols=True) == "2\u2666 A\u2663"
+
+    class Terminal(io.StringIO):
+        encoding = "utf-8"
+
+        def isatty(self) -> bool:
+            return True
+
+    assert can_show_symbols(Terminal()) and not can_show_symbols(io.StringIO())
+    pipe = Terminal()
+    pipe.encoding = "ascii"
+    assert not can_show_symbols(pipe)
+
+
+def test_play_labels_say_what_the_solver_did():
+    out = ok("play", "mastermind", "3456").splitlines()
+    assert out[0].startswith("Guess #1: ") and out[1].startswith("Feedback: ")
+    assert not any("Your guess" in line or "My answer" in line for line in out)

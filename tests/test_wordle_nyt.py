@@ -45,7 +45,7 @@ def test_the_command_line_plays_the_nyt_lists():
     result = runner.invoke(app, ["play", "wordle", "ABUZZ", "--lists", "nyt"])  # not one of the original answers
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "Your guess #1: TARSE" and "ABUZZ" in lines[-3] and lines[-1].startswith("You got it in")
+    assert lines[0] == "Guess #1: TARSE" and "ABUZZ" in lines[-3] and lines[-1].startswith("You got it in")
     for args, fragment in ((["--lists", "nyt", "--size", "6"], "--lists nyt takes none of"),
                            (["--lists", "times"], "--lists is original or nyt"),
                            (["--lists", "nyt", "--all-words"], "--lists nyt takes none of")):

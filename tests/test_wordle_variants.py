@@ -80,8 +80,8 @@ def test_cli_play_and_tree():
     result = runner.invoke(app, ["play", "wordle", "CRANE", "--variant", "answers-only"])
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[-2] == "My answer: GGGGG" and lines[-1].startswith("You got it in")
-    guesses = [line.split(": ")[1] for line in lines if line.startswith("Your guess")]
+    assert lines[-2] == "Feedback: GGGGG" and lines[-1].startswith("You got it in")
+    guesses = [line.split(": ")[1] for line in lines if line.startswith("Guess #")]
     assert set(guesses) <= set(builtin_answers())
     result = runner.invoke(app, ["tree", "wordle", "--variant", "answers-only", "--path", "RAISE=YYRRG"])
     assert result.exit_code == 0, result.stderr

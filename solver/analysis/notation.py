@@ -239,6 +239,23 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
+def show_guess(game: Game, row: int, symbols: bool = False) -> str:
+    """Return guess `row` as players write it (`show_label`)."""
+    return show_label(game, game.labels[row], symbols)
+
+
+def show_label(game: Game, label: str, symbols: bool = False) -> str:
+    """Return a guess's label as players write it: the label, but a hand of cards by rank ("2D AC"),
+    with suit symbols when `symbols` ("2♦ A♣": for a terminal that can show them)."""
+    return cards.hand_text(label, symbols) if game.name == "cards" else label
+
+
+def can_show_symbols(stream) -> bool:
+    """Return whether `stream` is a terminal whose encoding has the suit symbols (UTF-8)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return bool(getattr(stream, "isatty", lambda: False)()) and encoding in ("utf8", "utf_8")
+
+
 def label_list(game: Game, labels: Sequence[str]) -> str:
     """Return guess texts joined for display: ", " between multi-token guesses, else spaces."""
     return (", " if game.name in MULTI_TOKEN else " ").join(labels)

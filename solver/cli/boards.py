@@ -12,7 +12,7 @@ def transcript(game: Game, steps: list[tuple[int, tuple[int, ...]]]) -> list[str
     """Return the `play` lines: every guess, its feedback per board, and the summary."""
     lines = []
     for number, (row, codes) in enumerate(steps, start=1):
-        lines += [f"Your guess #{number}: {game.labels[row]}", f"My answer: {show_board_feedback(game, codes)}"]
+        lines += [f"Guess #{number}: {game.labels[row]}", f"Feedback: {show_board_feedback(game, codes)}"]
     allowed = guesses_allowed(len(steps[0][1]))
     verdict = "within" if len(steps) <= allowed else "over"
     lines.append(f"You solved {plural(len(steps[0][1]), 'board')} in {plural(len(steps), 'guess', 'guesses')} "

@@ -8,6 +8,7 @@ commands, their printing and the error edge (`solver.cli.errors`, whose exit sta
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,7 +16,16 @@ import typer
 
 from pipeline.cluster import check_options, open_backend
 from solver.analysis import boards as several
-from solver.analysis.notation import answer_variant, parse_answer, parse_path, parse_step, select_game, show_feedback
+from solver.analysis.notation import (
+    answer_variant,
+    can_show_symbols,
+    parse_answer,
+    parse_path,
+    parse_step,
+    select_game,
+    show_feedback,
+    show_guess,
+)
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
@@ -174,9 +184,10 @@ def play(
             _say(transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
             return
         steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
+    symbols = can_show_symbols(sys.stdout)
     for number, (row, code) in enumerate(steps, start=1):
-        typer.echo(f"Your guess #{number}: {chosen.labels[row]}")
-        typer.echo(f"My answer: {show_feedback(chosen, code)}")
+        typer.echo(f"Guess #{number}: {show_guess(chosen, row, symbols)}")
+        typer.echo(f"Feedback: {show_feedback(chosen, code)}")
     typer.echo(verdict(chosen, len(steps)))
 
 
@@ -209,7 +220,7 @@ def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Har
         if boards > 1:
             session = BoardsSession(chosen, boards)
         else:
-            session = SolveSession(chosen)
+            session = SolveSession(chosen, symbols=can_show_symbols(sys.stdout))
     _converse(session)
 
 

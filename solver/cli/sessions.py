@@ -21,6 +21,8 @@ from solver.analysis.notation import (
     parse_guess,
     plural,
     show_feedback,
+    show_guess,
+    show_label,
 )
 from solver.analysis.walk import feedback_codes, start_state, verdict
 from solver.cli.why import why_lines
@@ -45,8 +47,8 @@ def shown(names: list[str], limit: int | None) -> tuple[list[str], str]:
 class SolveSession:
     """Proposes the solver's guess, reads its feedback (or GUESS=FEEDBACK), until identified."""
 
-    def __init__(self, game: Game):
-        self.game, self.solver = game, get_solver(game)
+    def __init__(self, game: Game, symbols: bool = False):
+        self.game, self.solver, self.symbols = game, get_solver(game), symbols  # symbols: suits as ♣♦♥♠
         self.state = start_state(self.solver)
         self.guess = self.solver.guess_row(self.state)
         self.done = False
@@ -62,14 +64,17 @@ class SolveSession:
                 self._proposal()]
 
     def _proposal(self) -> str:
-        return f"Guess #{len(self.state.history) + 1}: {self.game.labels[self.guess]}"
+        return f"Guess #{len(self.state.history) + 1}: {self._show(self.guess)}"
+
+    def _show(self, row: int) -> str:
+        return show_guess(self.game, row, self.symbols)
 
     def prompt(self) -> str:
         fields = self.game.feedback_help.split(":")[0]
-        return f"feedback ({fields}) for {self.game.labels[self.guess]}> "
+        return f"feedback ({fields}) for {self._show(self.guess)}> "
 
     def candidates(self, limit: int | None = LIST_LIMIT) -> list[str]:
-        names, more = shown(list(self.state.candidates), limit)
+        names, more = shown([show_label(self.game, name, self.symbols) for name in self.state.candidates], limit)
         return [f"{plural(self.state.remaining, 'candidate')}: {label_list(self.game, names)}{more}"]
 
     def why(self) -> list[str]:
@@ -85,7 +90,7 @@ class SolveSession:
         check_allowed(game, self.state.history, row)
         if code is None:  # a bare guess: the one played instead of the proposal; its feedback comes next
             self.guess = row
-            return [f"You played {game.labels[row]}: type its feedback."]
+            return [f"You played {self._show(row)}: type its feedback."]
         check_win(game, row, code)
         was_on_tree = self.state.node is not None and self.solver.tree is not None
         state = self.solver.advance(self.state, row, code)
@@ -97,7 +102,8 @@ class SolveSession:
             return [f"Solved in {guesses} guess{'es' if guesses > 1 else ''}!"]
         if state.identified:
             self.done = True
-            return [f"Identified: the answer is {state.candidates[0]}; play it as guess #{guesses + 1}."]
+            answer = show_label(game, state.candidates[0], self.symbols)
+            return [f"Identified: the answer is {answer}; play it as guess #{guesses + 1}."]
         lines = [f"{plural(state.remaining, 'candidate remains', 'candidates remain')}."]
         if was_on_tree and state.node is None:
             lines.append("(this leaves the precomputed tree: computing live)")

@@ -31,6 +31,7 @@ from solver.core.symmetry import canonical_from_group, canonical_rows, subset_pe
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠, in the order of SUITS
 DECK_SIZE = len(RANKS) * len(SUITS)
 MAX_CARDS = 4
 
@@ -55,10 +56,15 @@ class Card(NamedTuple):
 
 
 def to_card(text: str) -> Card | None:
-    """Return the Card of text like "TH" or "2C" (rank then suit), or None if it is not one."""
-    if not isinstance(text, str) or len(text) != 2:
+    """Return the Card of text like "TH", "10H" or "2C" (rank then suit; the suit also as its symbol,
+    "2♣"), or None if it is not one."""
+    if not isinstance(text, str):
         return None
-    rank, suit = RANKS.find(text[0]), SUITS.find(text[1])
+    text = text.replace("\ufe0f", "")  # the emoji form of a suit symbol
+    text = "T" + text[2:] if text.startswith("10") else text
+    if len(text) != 2:
+        return None
+    rank, suit = RANKS.find(text[0]), max(SUITS.find(text[1]), SUIT_SYMBOLS.find(text[1]))
     if rank < 0 or suit < 0:
         return None
     return Card(rank, suit)
@@ -75,7 +81,7 @@ def parse_cards(texts: Sequence[str], count: int | None = None) -> list[Card]:
     for text in texts:
         card = to_card(text)
         if card is None:
-            raise ValueError(f"not a card (rank 2-9 T J Q K A then suit C D H S): {excerpt(text)}")
+            raise ValueError(f"not a card (rank 2-10 J Q K A, or T for 10, then suit C D H S): {excerpt(text)}")
         cards.append(card)
     if count is None and not 1 <= len(cards) <= MAX_CARDS:
         raise ValueError(f"expected 1 to {MAX_CARDS} cards, got {len(cards)}")
@@ -129,6 +135,14 @@ def _row(cards: Sequence[Card]) -> list[int]:
 def label(cards: Sequence[Card]) -> str:
     """Return the canonical text of a hand: deck order, space separated ("2C AS")."""
     return " ".join(from_card(c) for c in sorted(cards, key=lambda c: c.id))
+
+
+def hand_text(label: str, symbols: bool = False) -> str:
+    """Return a hand as card players write it: by rank, then suit ("2D AC" for the label "AC 2D"),
+    with the suits as symbols when `symbols` ("2♦ A♣")."""
+    hand = sorted((to_card(token) for token in label.split()), key=lambda c: (c.rank, c.suit))
+    suits = SUIT_SYMBOLS if symbols else SUITS
+    return " ".join(RANKS[c.rank] + suits[c.suit] for c in hand)
 
 
 @lru_cache(maxsize=None)
