@@ -393,7 +393,7 @@ def test_coach_reaches_the_answer(page: Page, server: str):
     page.get_by_role("button", name="Undo last row").click()
     expect(page.locator("#coach-rows .tile-row")).to_have_count(0)
     expect(page.locator("#coach-guess")).to_have_value(first)
-    expect(page.locator("#coach-marks")).to_have_value(marks.replace("R", "B"))
+    expect(page.locator("#coach-marks")).to_have_value(marks)  # R for grey, as the CLI writes it
 
     # From now on the marks typed (B for grey): first a guess off the precomputed tree (the coach
     # computes live), then the suggested words, until the answer is identified or solved.
@@ -567,3 +567,56 @@ def test_tree_explorer_errors_live_figures_and_bar_counts(page: Page, server: st
     expect(facts.nth(2)).to_have_text(f"{live['node']['expected_guesses']:.3f}")
     expect(facts.nth(3)).to_have_text(str(live["node"]["worst_guesses"]))
     expect(page.locator("#tree-children tbody tr")).to_have_count(len(live["children"]))
+
+
+def below_or_above(page: Page, selector: str) -> None:
+    """Assert the element `selector` ends above the first row of the Wordle board."""
+    toast = page.locator(selector).bounding_box()
+    row = page.locator("#play-board .tile-row").first.bounding_box()
+    assert toast and row and toast["y"] + toast["height"] <= row["y"] + 0.5, (toast, row)
+
+
+def test_wordle_toasts_above_the_board_and_marks_in_r(page: Page, server: str):
+    """Item 15: the invalid-word and praise messages sit above the board, not over the row being typed;
+    the coach writes grey as R (the CLI's and README's convention) and reads every spelling the CLI reads."""
+    open_tab(page, "play")
+    page.locator("#play-options summary").click()
+    page.fill("#play-secret", "CRANE")
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-status")).to_contain_text("chosen")
+    page.keyboard.type("QXZVJ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-toast")).to_be_visible()
+    below_or_above(page, "#play-toast")
+    for _ in range(5):
+        page.keyboard.press("Backspace")
+    page.keyboard.type("CRANE")
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-toast")).to_have_text("Genius")
+    below_or_above(page, "#play-toast")
+
+    open_tab(page, "coach")
+    hint = page.locator("#coach-marks-hint")
+    expect(hint).to_contain_text("R grey")
+    assert "B grey" not in hint.inner_text()
+    assert "B" not in page.locator("#coach-marks").get_attribute("placeholder")
+    tiles = page.locator("#coach-tiles .tile")
+    page.fill("#coach-guess", "SALET")
+    marks = wordle.feedback("CRANE", "SALET")  # RYRRR... in every spelling the CLI accepts
+    for spelling in (marks, marks.replace("R", "B").lower(), marks.replace("R", "x"), marks.replace("R", "."),
+                     marks.replace("R", "-"), marks.translate(str.maketrans("RYG", "012")),
+                     "".join(SQUARES[m] for m in marks)):
+        page.fill("#coach-marks", "")
+        page.fill("#coach-marks", spelling)
+        for i, mark in enumerate(marks):
+            expect(tiles.nth(i)).to_have_attribute("data-state", {"G": "correct", "Y": "present", "R": "absent"}[mark])
+    page.fill("#coach-marks", "RRZRR")
+    page.locator("#coach-marks").blur()
+    expect(page.locator("#coach-error")).to_contain_text("R (grey)")
+    page.fill("#coach-marks", marks.replace("R", "B"))
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
+    page.get_by_role("button", name="Undo last row").click()
+    expect(page.locator("#coach-marks")).to_have_value(marks)  # shown back in R
+    tiles.nth(0).click()  # a clicked tile writes R/Y/G too
+    expect(page.locator("#coach-marks")).to_have_value("Y" + marks[1:] if marks[0] == "R" else re.compile("^[RYG]{5}$"))

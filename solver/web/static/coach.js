@@ -8,8 +8,10 @@ const LENGTH = 5;
 const STATE = { G: "correct", Y: "present", R: "absent" };
 const NEXT_MARK = { R: "Y", Y: "G", G: "R" };
 const MARK_NAME = { R: "grey", Y: "yellow", G: "green" };
+// The spellings the CLI accepts (solver.games.wordle.MARK_SPELLINGS): R, B, X, ., -, 0 or a black or white
+// square for grey; Y, 1 or a yellow or blue square; G, 2 or a green or orange square.
 const SPELLINGS = { R: "RBX.-0\u2B1B\u2B1C", Y: "Y1\u{1F7E8}\u{1F7E6}", G: "G2\u{1F7E9}\u{1F7E7}" };
-const SHOWN = { R: "B", Y: "Y", G: "G" }; // what the marks field shows for each mark
+const SHOWN = { R: "R", Y: "Y", G: "G" }; // what the marks field shows: R for grey, as the CLI and the API
 const STORE_KEY = "deduce.coach";
 const LIST_LIMIT = 50;
 
@@ -100,7 +102,7 @@ export function initCoach(games) {
   });
   marksInput.addEventListener("change", () => {
     if (marksInput.value.trim() && !parseMarks(marksInput.value)) {
-      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), B (grey); for example BBYBG.`);
+      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), R (grey); for example RRYRG.`);
     }
   });
 
@@ -157,7 +159,7 @@ export function initCoach(games) {
       return;
     }
     if (marksInput.value.trim() && !parseMarks(marksInput.value)) {
-      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), B (grey); for example BBYBG.`);
+      setError(error, `Colours must be ${LENGTH} of G (green), Y (yellow), R (grey); for example RRYRG.`);
       marksInput.focus();
       return;
     }
