@@ -20,8 +20,12 @@ with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from datetime import date
+
 from typer.testing import CliRunner
 
+from solver.analysis.boards import play as boards_play
+from solver.analysis.daily import daily as daily_puzzle
 from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens
 from solver.analysis.review import review
@@ -31,6 +35,7 @@ from solver.cli.main import app as cli
 from solver.core.engine import get_solver
 from solver.core.registry import VARIANTS, all_variants, default_variant, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
+from solver.games.boards import SOLVED
 from solver.web import app as web_app
 from solver.web.app import create_app
 
@@ -334,6 +339,56 @@ def test_tree_off_the_tree(client):
     deeper = client.post("/api/tree", json={"game": "wordle", "path": path + [
         {"guess": view["node"]["guess"], "feedback": child["feedback"]}]}).json()
     assert deeper["node"]["guess"] == child["guess"] and deeper["node"]["expected_guesses"] is not None
+
+
+# -- /api/daily and the boards (Dordle, Quordle) --------------------------------------------------
+def test_daily_is_the_analysis_layers_puzzle(client):
+    body = client.get("/api/daily", params={"game": "wordle", "date": "2024-01-01"}).json()
+    puzzle = daily_puzzle(get_game("wordle"), date(2024, 1, 1))
+    assert body == {"date": "2024-01-01", "number": 926, "epoch": "2021-06-19", "targets": list(puzzle.answers),
+                    "guesses": 6}
+    assert client.get("/api/daily", params={"game": "wordle", "variant": "hard", "date": "2024-01-01"}).json() \
+        == body  # hard mode: the same word
+    quordle = client.get("/api/daily", params={"game": "wordle", "date": "2024-01-01", "boards": 4}).json()
+    assert quordle["guesses"] == 9 and len(set(quordle["targets"])) == 4
+    today = client.get("/api/daily", params={"game": "mastermind"}).json()
+    assert today["date"] == date.today().isoformat() and today["number"] == (date.today() - date(2021, 6, 19)).days
+    assert_error(client.get("/api/daily", params={"game": "wordle", "date": "2021-06-18"}), 422, "date")
+    assert_error(client.get("/api/daily", params={"game": "wordle", "date": "June 1"}), 422, "date")
+    assert_error(client.get("/api/daily", params={"game": "chess"}), 422, "game")
+    assert_error(client.get("/api/daily", params={"game": "cards", "boards": 2}), 422, "boards")
+
+
+def test_boards_random_feedback_and_next(client):
+    targets = client.get("/api/boards/random", params={"boards": 4, "seed": 7}).json()
+    assert targets == client.get("/api/boards/random", params={"boards": 4, "seed": 7}).json()
+    assert targets["guesses"] == 9 and len(set(targets["targets"])) == 4
+    game = get_game("wordle")
+    answers = ["CRANE", "SLOTH"]
+    rows = [parse_guess(game, a) for a in answers]
+    history: list[dict] = []
+    expected = boards_play(game, rows)  # what `deduce play wordle CRANE SLOTH --boards 2` plays
+    for row, codes in expected:
+        step = client.post("/api/boards/next", json={"boards": 2, "history": history}).json()
+        assert step["guess"] == game.labels[row] and step["guesses"] == 7 and not step["done"]
+        scored = client.post("/api/boards/feedback", json={"targets": answers, "guess": step["guess"]}).json()
+        assert scored["feedback"] == [game.decode(game.code(row, t)) for t in rows]
+        history.append({"guess": step["guess"],
+                        "feedback": [None if c == SOLVED else game.decode(c) for c in codes]})
+    final = client.post("/api/boards/next", json={"boards": 2, "history": history}).json()
+    assert final["done"] and final["guess"] is None and final["remaining"] == [0, 0]
+    assert_error(client.get("/api/boards/random", params={"boards": 0}), 422, "boards")
+    assert_error(client.get("/api/boards/random", params={"boards": 2, "variant": "hard"}), 422, "boards")
+    assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "CRANE"], "guess": "SALET"}),
+                 422, "targets")
+    assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "QQQQQ"], "guess": "SALET"}),
+                 422, "targets[1]")
+    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+        {"guess": "SALET", "feedback": ["RRRRR"]}]}), 422, "history[0].feedback")
+    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+        {"guess": "SALET", "feedback": ["RRRRR", "GGGGG"]}]}), 422, "history[0].feedback")
+    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+        {"guess": "SALET", "feedback": ["RRRRR", "RRRZR"]}]}), 422, "history[0].feedback[1]")
 
 
 # -- /api/review ----------------------------------------------------------------------------------

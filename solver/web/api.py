@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import date
 from typing import Annotated, Any, Callable, Union
 
 from fastapi import APIRouter, Query, Request
@@ -21,8 +22,14 @@ from starlette.concurrency import run_in_threadpool
 
 from solver.web import service
 from solver.web.models import (
+    BoardsFeedbackRequest,
+    BoardsFeedbackResponse,
+    BoardsNextRequest,
+    BoardsNextResponse,
+    BoardsRandomResponse,
     CandidatesRequest,
     CandidatesResponse,
+    DailyResponse,
     ErrorResponse,
     FeedbackRequest,
     FeedbackResponse,
@@ -122,6 +129,12 @@ def _tree(request: TreeRequest) -> Job:
     return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")))
 
 
+def _boards_next(request: BoardsNextRequest) -> Job:
+    key = service.resolve("wordle", request.variant)
+    history = [step.model_dump() for step in request.history]
+    return Job(True, lambda: service.boards_next(key, request.boards, history, request.candidates))
+
+
 def _review(request: ReviewRequest) -> Job:
     key = service.resolve(request.game, request.variant)
     history = [step.model_dump() for step in request.history]
@@ -168,6 +181,43 @@ async def random_target(game: Annotated[GameLiteral, Query(description="The game
                         ) -> dict:
     """A possible answer chosen at random (repeatable with `seed`)."""
     return await run_in_threadpool(service.random_target, service.resolve(game, variant), seed)
+
+
+@router.get("/daily", response_model=DailyResponse, summary="The daily puzzle")
+async def daily(game: Annotated[GameLiteral, Query(description="The game.")],
+                variant: Annotated[Union[str, None], Query(
+                    max_length=100, description="The variant (default: the game's default).")] = None,
+                day: Annotated[Union[date, None], Query(alias="date", description=(
+                    "The date, YYYY-MM-DD (default: the server's today); puzzle 0 is 2021-06-19."))] = None,
+                boards: Annotated[int, Query(ge=1, le=32, description="Wordle boards (2 Dordle, 4 Quordle).")] = 1
+                ) -> dict:
+    """The answers of a date's puzzle: the same for everyone on that date (`solver.analysis.daily`), and
+    its number, the days since 2021-06-19 (the published Wordle's number for the date)."""
+    return await run_in_threadpool(service.daily, service.resolve(game, variant), day, boards)
+
+
+@router.get("/boards/random", response_model=BoardsRandomResponse, summary="Answers for several Wordle boards")
+async def boards_random(boards: Annotated[int, Query(ge=1, le=32, description="The boards (2 Dordle, 4 Quordle).")],
+                        variant: Annotated[Union[str, None], Query(max_length=100, description=(
+                            "Wordle's variant, normal mode only (default normal)."))] = None,
+                        seed: Annotated[Union[int, None], Query(description="Seed for a repeatable choice.")] = None
+                        ) -> dict:
+    """Different answers drawn at random, one per board (repeatable with `seed`)."""
+    return await run_in_threadpool(service.boards_random, service.resolve("wordle", variant), boards, seed)
+
+
+@router.post("/boards/feedback", response_model=BoardsFeedbackResponse, summary="Score a guess on several boards")
+async def boards_feedback(request: BoardsFeedbackRequest) -> dict:
+    """The feedback `guess` gets on each board, the boards' answers being `targets`."""
+    return await run_in_threadpool(service.boards_feedback, service.resolve("wordle", request.variant),
+                                   request.targets, request.guess)
+
+
+@router.post("/boards/next", response_model=BoardsNextResponse, summary="The guess to play on several boards")
+async def boards_next(request: BoardsNextRequest, http: Request) -> dict:
+    """The solver's guess for all the boards after the history (the one minimising the answers expected
+    to be left, summed over the unsolved boards: `deduce play wordle --boards N`), computed live."""
+    return await answers.get(_boards_next, request, http)
 
 
 @router.post("/tree", response_model=TreeResponse, summary="A node of the decision tree")

@@ -93,6 +93,40 @@ class TreeRequest(BaseModel):
     path: History = Field([], description="The guesses played so far, with their feedback (the path from the root).")
 
 
+WordleVariant = Annotated[Union[Text, None], Field(None, max_length=MAX_TEXT, examples=["normal"], description=(
+    "Wordle's variant: several boards are played in normal mode only (normal, answers-only); default normal."))]
+BoardCount = Annotated[StrictInt, Field(ge=1, le=32, examples=[2], description="The boards: 2 Dordle, 4 Quordle.")]
+BoardFeedback = Annotated[list[Union[Text, None]], Field(max_length=32, examples=[["RRYRG", None]], description=(
+    "One feedback per board, in board order (marks like RRYRG, as `history[].feedback`); null for a board "
+    "solved before this guess."))]
+
+
+class BoardStep(BaseModel):
+    """One guess played on every board, and the feedback each unsolved board gave."""
+
+    guess: GuessText
+    feedback: BoardFeedback
+
+
+class BoardsNextRequest(BaseModel):
+    """Ask for the guess to play on several Wordle boards after a history."""
+
+    boards: BoardCount
+    variant: WordleVariant = None
+    history: list[BoardStep] = Field([], max_length=MAX_STEPS, description="The guesses so far, with each "
+                                                                           "board's feedback.")
+    candidates: StrictInt = Field(20, ge=0, le=500, description="List at most this many answers left per board.")
+
+
+class BoardsFeedbackRequest(BaseModel):
+    """Score a guess on several boards whose answers are known (the page's Dordle and Quordle)."""
+
+    variant: WordleVariant = None
+    targets: list[GuessText] = Field(min_length=1, max_length=32, description="The answer of each board, all "
+                                                                               "different.")
+    guess: GuessText
+
+
 class ReviewRequest(GameRequest):
     """Review a played game: its guesses with their feedback (`history`), or the bare `guesses` and the
     `answer` they were played against (their feedback computed), not both."""
@@ -213,6 +247,42 @@ class RandomResponse(BaseModel):
     """A random possible answer."""
 
     target: str
+
+
+class DailyResponse(BaseModel):
+    """The daily puzzle of a date: the same answers for everyone that day."""
+
+    date: str = Field(description="The date (YYYY-MM-DD).")
+    number: int = Field(description="The puzzle's number: days since `epoch` (day 0).")
+    epoch: str = Field(description="The date of puzzle 0: 2021-06-19, the first day of the published Wordle.")
+    targets: list[str] = Field(description="The answers, one per board.")
+    guesses: Union[int, None] = Field(description="The guesses allowed (Wordle: 5 more than the boards); null when "
+                                                  "the game sets no limit.")
+
+
+class BoardsRandomResponse(BaseModel):
+    """Different answers drawn at random, one per board."""
+
+    targets: list[str]
+    guesses: int = Field(description="The guesses allowed: 5 more than the boards (Dordle 7, Quordle 9).")
+
+
+class BoardsFeedbackResponse(BaseModel):
+    """The feedback of a guess on each board."""
+
+    feedback: list[FeedbackOut] = Field(description="One per board, in board order.")
+    win: list[bool] = Field(description="Whether the guess is each board's answer.")
+
+
+class BoardsNextResponse(BaseModel):
+    """The solver's guess for all the boards (`deduce play wordle --boards N`)."""
+
+    guess: Union[str, None] = Field(description="The guess to play on every board; null once all are solved.")
+    remaining: list[int] = Field(description="The answers still possible on each board (0 once solved).")
+    solved: list[bool] = Field(description="Whether each board is solved.")
+    done: bool = Field(description="Whether every board is solved.")
+    guesses: int = Field(description="The guesses allowed: 5 more than the boards.")
+    candidates: list[list[str]] = Field(description="The first `candidates` answers left on each board.")
 
 
 class TreeNode(BaseModel):

@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from datetime import date
 from functools import lru_cache
 from typing import Any, Sequence
 
 from solver.analysis import notation
+from solver.analysis.boards import check_boards
+from solver.analysis.daily import EPOCH
+from solver.analysis.daily import daily as daily_of
 from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import review as compute_review
@@ -23,6 +27,7 @@ from solver.core.engine import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
 from solver.core.strategy import LIVE_BUDGET
+from solver.games.boards import Boards, check_distinct, guesses_allowed
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
 RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
@@ -343,6 +348,85 @@ def random_target(key: Key, seed: int | None) -> dict[str, str]:
     game = game_of(key)
     chooser = random.Random(seed) if seed is not None else random.SystemRandom()
     return {"target": game.labels[int(game.target_index[chooser.randrange(game.n_targets)])]}
+
+
+def daily(key: Key, day: date | None, boards: int) -> dict[str, Any]:
+    """Return the daily puzzle of `day` (default: today, the server's date) on `boards` boards
+    (`solver.analysis.daily`: the same answers for everyone on a date); FieldError naming `date` or
+    `boards`."""
+    game = game_of(key)
+    if boards != 1:
+        _check_boards(game, boards)
+    day = date.today() if day is None else day
+    try:
+        puzzle = daily_of(game, day, boards)
+    except ValueError as err:
+        raise FieldError("date", err) from None
+    return {"date": puzzle.day.isoformat(), "number": puzzle.number, "epoch": EPOCH.isoformat(),
+            "targets": list(puzzle.answers), "guesses": guesses_allowed(boards) if game.name == "wordle"
+            else game.max_guesses}
+
+
+# -- several Wordle boards (Dordle, Quordle) ------------------------------------------------------
+def _check_boards(game: Game, boards: int, field: str = "boards") -> int:
+    try:
+        return check_boards(game, boards)
+    except ValueError as err:
+        raise FieldError(field, str(err).replace("--boards", "several boards")) from None
+
+
+def boards_random(key: Key, boards: int, seed: int | None) -> dict[str, Any]:
+    """Return `boards` different answers drawn at random (repeatable with `seed`)."""
+    game = game_of(key)
+    _check_boards(game, boards)
+    chooser = random.Random(seed) if seed is not None else random.SystemRandom()
+    rows = chooser.sample(range(game.n_targets), boards)
+    return {"targets": [game.labels[int(game.target_index[r])] for r in rows], "guesses": guesses_allowed(boards)}
+
+
+def boards_feedback(key: Key, targets: Sequence[str], guess: str) -> dict[str, Any]:
+    """Return the feedback of `guess` on each board, whose answers are `targets` (all different)."""
+    game = game_of(key)
+    _check_boards(game, len(targets), "targets")
+    rows = [parse_target(game, text, f"targets[{i}]") for i, text in enumerate(targets)]
+    try:
+        check_distinct([game.labels[r] for r in rows])
+    except ValueError as err:
+        raise FieldError("targets", err) from None
+    row = parse_guess(game, guess, "guess")
+    codes = [game.code(row, target) for target in rows]
+    return {"feedback": [feedback_out(game, c) for c in codes], "win": [c == game.win_code for c in codes]}
+
+
+def boards_state(key: Key, boards: int, history: Sequence[dict]) -> Boards:
+    """Return the boards' state after `history`: steps of {"guess", "feedback": one mark string per
+    board, null for a board solved before}; FieldError naming the step."""
+    game = game_of(key)
+    _check_boards(game, boards)
+    state = Boards.start(game, boards)
+    for i, step in enumerate(history):
+        row = parse_guess(game, step["guess"], f"history[{i}].guess")
+        marks = step["feedback"]
+        if not isinstance(marks, list) or len(marks) != boards:
+            raise FieldError(f"history[{i}].feedback", f"give one feedback per board ({boards}), null for a board "
+                                                      "solved before")
+        codes = {b: parse_feedback(game, m, f"history[{i}].feedback[{b}]") for b, m in enumerate(marks)
+                 if m is not None}
+        try:
+            state = state.after(row, codes)
+        except ValueError as err:
+            raise FieldError(f"history[{i}].feedback", err) from None
+    return state
+
+
+def boards_next(key: Key, boards: int, history: Sequence[dict], shown: int) -> dict[str, Any]:
+    """Return the solver's guess for all the boards after `history` (`Boards.choose`, as `deduce play
+    --boards`), with the answers left on each board."""
+    state, game = boards_state(key, boards, history), game_of(key)
+    return {"guess": None if state.done else game.labels[state.choose()], "remaining": state.remaining(),
+            "solved": list(state.solved), "done": state.done, "guesses": guesses_allowed(boards),
+            "candidates": [[] if solved else [game.labels[int(r)] for r in game.target_index[c[:shown]]]
+                           for c, solved in zip(state.candidates, state.solved)]}
 
 
 def review_steps(key: Key, history: Sequence[dict], answer: str | None, guesses: Sequence[str]) -> Steps:
