@@ -486,7 +486,7 @@ def test_mastermind_the_solver_guesses(page: Page, server: str):
     history = page.locator("#gs-history li")
     for turn in range(8):
         expect(guess_text).not_to_be_empty()
-        guess = guess_text.inner_text()
+        guess = guess_text.text_content()  # the pegs, one digit each
         black, white = mastermind.feedback(secret, guess)
         page.fill("#gs-fields [data-field=black]", str(black))
         page.fill("#gs-fields [data-field=white]", str(white))
@@ -620,3 +620,99 @@ def test_wordle_toasts_above_the_board_and_marks_in_r(page: Page, server: str):
     expect(page.locator("#coach-marks")).to_have_value(marks)  # shown back in R
     tiles.nth(0).click()  # a clicked tile writes R/Y/G too
     expect(page.locator("#coach-marks")).to_have_value("Y" + marks[1:] if marks[0] == "R" else re.compile("^[RYG]{5}$"))
+
+
+def get(server: str, path: str) -> dict:
+    with urllib.request.urlopen(server + path, timeout=30) as response:
+        return json.load(response)
+
+
+def test_daily_puzzle_help_dialog_and_theme(browser, server: str, page: Page):
+    """Item 16: "Daily" plays /api/daily's word of the player's date, numbered in the share text; "How to
+    play" opens a short dialog about the game on show that Escape closes; the dark theme follows the
+    system until the toggle chooses, and the choice is remembered."""
+    open_tab(page, "play")
+    today = page.evaluate("() => { const d = new Date(), p = (n) => String(n).padStart(2, '0');"
+                          " return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`; }")
+    puzzle = get(server, f"/api/daily?game=wordle&variant=normal&date={today}")
+    page.get_by_role("button", name="Daily", exact=True).click()
+    expect(page.locator("#play-status")).to_contain_text(f"Daily {puzzle['number']}")
+    page.keyboard.type(puzzle["targets"][0])
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-share-text")).to_have_value(f"Wordle {puzzle['number']} 1/6\n\n" + SQUARES["G"] * 5)
+    page.get_by_role("button", name="Daily", exact=True).click()  # the same puzzle, not a new one
+    expect(page.locator("#play-toast")).to_contain_text("played")
+    expect(page.locator("#play-share-text")).to_have_value(re.compile(f"^Wordle {puzzle['number']} 1/6"))
+
+    help_button = page.get_by_role("button", name="How to play")
+    help_button.click()
+    dialog = page.get_by_role("dialog", name=re.compile("How to play"))
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("green")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    open_tab(page, "games")
+    page.select_option("#games-select", "battleship/default")
+    help_button.click()
+    expect(dialog).to_contain_text("Battleship")
+    expect(dialog).to_contain_text("three cells")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+    context = browser.new_context(color_scheme="dark", base_url=server)
+    try:
+        dark = context.new_page()
+        open_tab(dark, "play")
+        body = dark.locator("body")
+        assert background(body) == "rgb(18, 18, 19)"
+        toggle = dark.locator("#theme-toggle")
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        toggle.click()
+        assert background(body) == "rgb(255, 255, 255)"
+        dark.reload()
+        dark.wait_for_selector("body[data-ready=true]")
+        assert background(body) == "rgb(255, 255, 255)"  # remembered
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        toggle.click()
+        assert background(body) == "rgb(18, 18, 19)"
+    finally:
+        context.close()
+
+
+def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
+    """Item 16: Mastermind's guesses as coloured pegs; cards with suit symbols, red for diamonds and hearts
+    (typed as 2C AS or with the symbols); battleship shots clicked on the 4x8 board."""
+    open_tab(page, "games")
+    page.select_option("#games-select", "mastermind/default")
+    pegs = page.locator("#gs-guess .peg")
+    expect(pegs).to_have_count(4)
+    guess = page.locator("#gs-guess").text_content()
+    colours = [background(pegs.nth(i)) for i in range(4)]
+    assert len({c for c, d in zip(colours, guess)}) == len(set(guess))  # one colour per digit
+
+    page.select_option("#games-select", "cards/n2")
+    page.get_by_label("You guess").check()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    page.fill("#gy-guess", "2D AS")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    page.fill("#gy-guess", "3\u2665 K\u2663")  # typed with symbols: read as 3H KC
+    page.get_by_role("button", name="Guess", exact=True).click()
+    items = page.locator("#gy-history li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("2\u2666 A\u2660")
+    expect(items.nth(1)).to_contain_text("3\u2665 K\u2663")
+    red = page.locator("#gy-history .suit-diamonds").first.evaluate("n => getComputedStyle(n).color")
+    black = page.locator("#gy-history .suit-spades").first.evaluate("n => getComputedStyle(n).color")
+    assert red == "rgb(198, 40, 40)" and black != red
+
+    page.select_option("#games-select", "battleship/default")
+    page.get_by_label("You guess").check()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    board = page.locator(".shot-board")
+    expect(board.locator(".shot-cell")).to_have_count(32)
+    for cell in ("A1", "A3", "H1"):
+        board.get_by_role("button", name=cell, exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    expect(page.locator("#gy-history li")).to_contain_text("A1 A3 H1")
+    expect(page.locator("#gy-status")).to_contain_text("fit")

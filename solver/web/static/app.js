@@ -4,6 +4,7 @@ import { initPlay } from "./play.js";
 import { initCoach } from "./coach.js";
 import { initGames } from "./games.js";
 import { initTree } from "./tree.js";
+import { initChrome } from "./chrome.js";
 
 const TABS = ["play", "coach", "games", "tree"];
 const sections = {};
@@ -52,6 +53,7 @@ function initTabs() {
 }
 
 async function main() {
+  initChrome();
   initTabs();
   let games = [];
   try {

@@ -1,6 +1,7 @@
 // Other games (Mastermind, Bulls and Cows, cards, battleship): the solver guesses a secret the
 // person keeps in mind, or the person guesses a secret the page draws.
 import { api, byId, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError } from "./common.js";
+import { guessView, shotBoard, typedGuess } from "./pieces.js";
 
 const LIST_LIMIT = 30;
 
@@ -30,7 +31,7 @@ export function initGames(allGames) {
   }
   function historyList(node, history) {
     fill(node, history.map(({ guess, feedback }, i) =>
-      el("li", {}, el("span", { class: "guess-text" }, guess), " \u2192 ",
+      el("li", {}, guessView(info()?.game, guess), " \u2192 ",
         el("span", { class: "fb" }, feedbackText(feedback, names().map(nice))))));
     node.hidden = !history.length;
   }
@@ -39,7 +40,7 @@ export function initGames(allGames) {
     if (remaining > 1 && candidates?.length) {
       parts.push(el("p", { class: "hint" }, remaining <= candidates.length ? `The ${what} still possible:`
         : `The first ${candidates.length} of them:`));
-      parts.push(el("ul", { class: "word-list" }, candidates.map((c) => el("li", {}, c))));
+      parts.push(el("ul", { class: "word-list" }, candidates.map((c) => el("li", {}, guessView(info()?.game, c)))));
     }
     fill(node, parts);
   }
@@ -88,7 +89,7 @@ export function initGames(allGames) {
       return;
     }
     current.hidden = false;
-    $("gs-guess").textContent = data.guess;
+    fill($("gs-guess"), guessView(info()?.game, data.guess));
     // Only a guess that may be the secret can be it (the explanation says how likely).
     $("gs-win").hidden = Boolean(data.explanation) && !(data.explanation.win_chance > 0);
     const left = data.remaining;
@@ -191,8 +192,17 @@ export function initGames(allGames) {
   const gyStatus = $("gy-status");
   const gyInput = $("gy-guess");
 
+  // Battleship: shots clicked on the board (three cells make a guess), or typed.
+  const shots = shotBoard((guess) => {
+    gyInput.value = guess;
+    $("gy-form").requestSubmit();
+  });
+  $("gy-form").after(shots.node);
+
   function renderYou(remaining, candidates) {
     historyList($("gy-history"), you.history);
+    shots.node.hidden = info()?.game !== "battleship" || you.over || !you.target;
+    shots.mark(new Set(you.history.flatMap(({ guess }) => guess.split(/[\s-]+/))));
     gyInput.placeholder = info() ? `e.g. ${info().example_guess}` : "";
     $("gy-form").hidden = you.over || !you.target;
     $("gy-giveup").disabled = you.over || !you.target;
@@ -226,7 +236,7 @@ export function initGames(allGames) {
 
   $("gy-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const guess = gyInput.value.trim().toUpperCase();
+    const guess = typedGuess(gyInput.value);
     if (!guess || !you.target || you.over) return;
     const gen = generation;
     try {
@@ -268,7 +278,9 @@ export function initGames(allGames) {
     const g = info();
     const help = fieldHelp(g);
     $("games-help").textContent = !g ? ""
-      : `${help ? "" : `Feedback: ${g.feedback.help}. `}Guesses are written like ${g.example_guess}.`;
+      : `${help ? "" : `Feedback: ${g.feedback.help}. `}Guesses are written like ${g.example_guess}`
+        + (g.game === "cards" ? " (suit symbols work too: 5\u2663 J\u2666)." : ".")
+        + (g.game === "battleship" ? " In \u201cYou guess\u201d, click three cells of the board." : "");
   }
 
   function restart() {

@@ -1,5 +1,6 @@
 // Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
-import { api, byId, barChart, el, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
+import { api, byId, el, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
+import { copyArea, localDate, recordGame, showStats } from "./stats.js";
 
 const LENGTH = 5;
 const ROWS = 6;
@@ -10,7 +11,6 @@ const CONTRAST_SQUARES = { G: "\u{1F7E7}", Y: "\u{1F7E6}", R: "\u2B1B" };
 const PRAISE = ["Genius", "Magnificent", "Impressive", "Splendid", "Great", "Phew"];
 const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
 const GAME_KEY = "deduce.wordle.game";
-const STATS_KEY = "deduce.wordle.stats";
 const CONTRAST_KEY = "deduce.wordle.contrast";
 const HARD_KEY = "deduce.wordle.hard";
 
@@ -114,6 +114,7 @@ export function initPlay() {
     if (game) {
       bits.push(game.hard ? "Hard mode" : "Normal mode");
       if (game.chosen) bits.push("answer chosen by a friend");
+      if (game.daily) bits.push(`Daily ${game.daily.number}`);
       if (!game.over) bits.push(`guess ${game.guesses.length + 1} of ${ROWS}`);
     }
     status.textContent = bits.join(" · ");
@@ -149,8 +150,8 @@ export function initPlay() {
     return game.guesses.map(({ word, marks }) => ({ guess: word, feedback: marks }));
   }
 
-  function begin(answer, chosen) {
-    game = { answer, hard: hardBox.checked, guesses: [], over: false, won: false, counted: false, chosen };
+  function begin(answer, chosen, daily = null) {
+    game = { answer, hard: hardBox.checked, guesses: [], over: false, won: false, counted: false, chosen, daily };
     typed = "";
     clearReview();
     say("");
@@ -163,6 +164,22 @@ export function initPlay() {
     try {
       const { target } = await api("GET", "/api/random?game=wordle&variant=normal");
       begin(String(target).toUpperCase(), false);
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  /** Today's puzzle (the same word for everyone on this date: /api/daily); kept when already begun. */
+  async function newDaily() {
+    const date = localDate();
+    if (game && game.daily && game.daily.date === date) {
+      render();
+      say(game.over ? `Today's puzzle (${game.daily.number}) is played: come back tomorrow` : "");
+      return;
+    }
+    try {
+      const data = await api("GET", `/api/daily?game=wordle&variant=normal&date=${date}`);
+      begin(String(data.targets[0]).toUpperCase(), false, { date: data.date, number: data.number });
     } catch (error) {
       say(error.message, true);
     }
@@ -213,19 +230,7 @@ export function initPlay() {
     game.won = won;
     if (game.counted) return;
     game.counted = true;
-    const stats = loadStats();
-    stats.played += 1;
-    if (won) {
-      stats.won += 1;
-      stats.current += 1;
-      stats.max = Math.max(stats.max, stats.current);
-      stats.dist[game.guesses.length] = (stats.dist[game.guesses.length] || 0) + 1;
-      stats.last = game.guesses.length;
-    } else {
-      stats.current = 0;
-      stats.last = null;
-    }
-    saveJSON(STATS_KEY, stats);
+    recordGame(won, game.guesses.length);
     renderStats();
   }
 
@@ -234,7 +239,8 @@ export function initPlay() {
     const squares = contrastBox.checked ? CONTRAST_SQUARES : SQUARES;
     const score = game.won ? game.guesses.length : "X";
     const rows = game.guesses.map(({ marks }) => [...marks].map((m) => squares[m]).join(""));
-    return [`Wordle ${score}/${ROWS}${game.hard ? "*" : ""}`, "", ...rows].join("\n");
+    const number = game.daily ? `${game.daily.number} ` : ""; // "Wordle 926 4/6": the daily puzzle's number
+    return [`Wordle ${number}${score}/${ROWS}${game.hard ? "*" : ""}`, "", ...rows].join("\n");
   }
 
   function renderResult() {
@@ -247,21 +253,8 @@ export function initPlay() {
     $("play-share-text").value = shareText();
   }
 
-  function loadStats() {
-    const stats = loadJSON(STATS_KEY, null);
-    const fresh = { played: 0, won: 0, current: 0, max: 0, dist: {}, last: null };
-    return stats && typeof stats === "object" ? { ...fresh, ...stats } : fresh;
-  }
-
   function renderStats() {
-    const stats = loadStats();
-    $("stat-played").textContent = stats.played;
-    $("stat-win").textContent = stats.played ? Math.round((100 * stats.won) / stats.played) : 0;
-    $("stat-streak").textContent = stats.current;
-    $("stat-max").textContent = stats.max;
-    const rows = [];
-    for (let n = 1; n <= ROWS; n++) rows.push([String(n), stats.dist[n] || 0]);
-    barChart($("play-dist"), rows, game && game.over && game.won ? String(game.guesses.length) : null);
+    showStats(ROWS, game && game.over && game.won ? String(game.guesses.length) : null);
   }
 
   function openStats() {
@@ -270,24 +263,8 @@ export function initPlay() {
     else dialog.setAttribute("open", "");
   }
 
-  async function copyShare() {
-    const area = $("play-share-text");
-    const note = $("play-copy-status");
-    try {
-      if (!navigator.clipboard) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(area.value);
-      note.textContent = "Copied to the clipboard";
-    } catch (error) {
-      area.focus();
-      area.select();
-      let copied = false;
-      try {
-        copied = document.execCommand("copy");
-      } catch (ignored) {
-        copied = false;
-      }
-      note.textContent = copied ? "Copied to the clipboard" : "Selected: press Ctrl+C (or Cmd+C) to copy";
-    }
+  function copyShare() {
+    return copyArea($("play-share-text"), $("play-copy-status"));
   }
 
   // ------------------------------------------------------------------ the review of the game just played
@@ -338,6 +315,7 @@ export function initPlay() {
     }
   });
   $("play-new").addEventListener("click", newRandom);
+  $("play-daily").addEventListener("click", newDaily);
   $("play-again").addEventListener("click", newRandom);
   $("play-stats-button").addEventListener("click", openStats);
   $("play-result-stats").addEventListener("click", openStats);
