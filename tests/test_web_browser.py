@@ -570,10 +570,11 @@ def test_tree_explorer_errors_live_figures_and_bar_counts(page: Page, server: st
 
 
 def below_or_above(page: Page, selector: str) -> None:
-    """Assert the element `selector` ends above the first row of the Wordle board."""
-    toast = page.locator(selector).bounding_box()
-    row = page.locator("#play-board .tile-row").first.bounding_box()
-    assert toast and row and toast["y"] + toast["height"] <= row["y"] + 0.5, (toast, row)
+    """Assert the element `selector` ends above the first row of the Wordle board (both measured at
+    once: the page may be scrolling to the result)."""
+    toast, row = page.evaluate("""s => [document.querySelector(s), document.querySelector('#play-board .tile-row')]
+        .map(n => n.getBoundingClientRect().toJSON())""", selector)
+    assert toast["bottom"] <= row["top"] + 0.5, (toast, row)
 
 
 def test_wordle_toasts_above_the_board_and_marks_in_r(page: Page, server: str):
@@ -716,3 +717,46 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     expect(page.locator("#gy-history li")).to_have_count(1)
     expect(page.locator("#gy-history li")).to_contain_text("A1 A3 H1")
     expect(page.locator("#gy-status")).to_contain_text("fit")
+
+
+def test_dordle_and_quordle_on_the_page(page: Page, server: str):
+    """Item 16: Dordle (2 boards, 7 guesses) played from the daily words, scored by /api/boards/feedback,
+    with the solver's hint of /api/boards/next; Quordle shows 4 boards of 9 rows."""
+    open_tab(page, "play")
+    page.select_option("#play-boards", "2")
+    expect(page.locator("#boards-area")).to_be_visible()
+    expect(page.locator("#play-board")).to_be_hidden()
+    boards = page.locator("#boards-grid .mini-board")
+    expect(boards).to_have_count(2)
+    expect(boards.nth(0).locator(".tile-row")).to_have_count(7)
+    today = page.evaluate("() => { const d = new Date(), p = (n) => String(n).padStart(2, '0');"
+                          " return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`; }")
+    puzzle = get(server, f"/api/daily?game=wordle&variant=normal&boards=2&date={today}")
+    page.locator("#boards-daily").click()
+    expect(page.locator("#boards-status")).to_contain_text(f"Daily {puzzle['number']}")
+    _, hint = post(server, "/api/boards/next", {"boards": 2, "history": [], "candidates": 0})
+    page.locator("#boards-hint").click()
+    expect(page.locator("#boards-toast")).to_contain_text(hint["guess"])
+    first, second = puzzle["targets"]
+    for row, word in enumerate([first, second]):
+        page.keyboard.type(word)
+        page.keyboard.press("Enter")
+        expect(boards.nth(1).locator(".tile-row").nth(row).locator(".tile").nth(4)).not_to_have_attribute(
+            "data-state", "tbd")
+    marks = wordle.feedback(second, first)
+    for i, mark in enumerate(marks):
+        expect(boards.nth(1).locator(".tile-row").nth(0).locator(".tile").nth(i)).to_have_attribute(
+            "data-state", {"G": "correct", "Y": "present", "R": "absent"}[mark])
+    expect(page.locator("#boards-result")).to_be_visible()
+    expect(page.locator("#boards-share-text")).to_have_value(re.compile(
+        f"^Dordle {puzzle['number']} 1&2/7\n"))
+    page.locator("#tab-play").focus()
+    page.get_by_role("button", name="How to play").click()
+    expect(page.get_by_role("dialog", name=re.compile("How to play"))).to_contain_text("Dordle")
+    page.keyboard.press("Escape")
+
+    page.select_option("#play-boards", "4")
+    expect(boards).to_have_count(4)
+    expect(boards.nth(3).locator(".tile-row")).to_have_count(9)
+    page.select_option("#play-boards", "1")
+    expect(page.locator("#play-board")).to_be_visible()

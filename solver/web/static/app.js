@@ -5,6 +5,7 @@ import { initCoach } from "./coach.js";
 import { initGames } from "./games.js";
 import { initTree } from "./tree.js";
 import { initChrome } from "./chrome.js";
+import { initBoards } from "./boards.js";
 
 const TABS = ["play", "coach", "games", "tree"];
 const sections = {};
@@ -63,7 +64,12 @@ async function main() {
     banner.textContent = `The solver service does not answer (${error.message}). Is "deduce serve" running?`;
     banner.hidden = false;
   }
-  sections.play = initPlay(games);
+  const wordle = initPlay(games);
+  const boards = initBoards(); // Dordle and Quordle share the play tab
+  sections.play = {
+    enter(rest) { wordle.enter(rest); boards.enter(); },
+    leave() { wordle.leave(); boards.leave(); },
+  };
   sections.coach = initCoach(games);
   sections.games = initGames(games);
   sections.tree = initTree(games);

@@ -347,7 +347,8 @@ export function initPlay() {
   document.addEventListener("keydown", (event) => { if (event.key === "Tab") focusByPointer = false; }, true);
 
   document.addEventListener("keydown", (event) => {
-    if (!active || dialog.open || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!active || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (document.body.dataset.boards > 1) return; // Dordle or Quordle on show: boards.js takes the keys
     const target = event.target;
     const typing = target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]");
     if (typing) return;

@@ -1,0 +1,216 @@
+// Dordle and Quordle: two or four Wordle boards at once, each guess scored on every board still open
+// (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
+// (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily).
+import { api, byId, el, fill, loadJSON, saveJSON } from "./common.js";
+import { copyArea, localDate } from "./stats.js";
+
+const LENGTH = 5;
+const STATE = { G: "correct", Y: "present", R: "absent" };
+const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
+const NAMES = { 2: "Dordle", 4: "Quordle" };
+const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
+const CHOICE_KEY = "deduce.boards";
+const gameKey = (count) => `deduce.boards.${count}`;
+
+export function initBoards() {
+  const $ = byId;
+  const select = $("play-boards");
+  const grid = $("boards-grid");
+  const toast = $("boards-toast");
+  let count = 1;
+  let game = null; // {targets, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
+  let typed = "";
+  let busy = false;
+  let active = false;
+  let toastTimer = null;
+
+  function say(message) {
+    clearTimeout(toastTimer);
+    toast.textContent = message;
+    toast.hidden = !message;
+    if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
+  }
+
+  const solved = (b) => game.guesses.some((g) => g.marks[b] === "G".repeat(LENGTH));
+
+  function render() {
+    const boards = game ? game.targets.length : count;
+    const rows = game ? game.rows : count + 5;
+    fill(grid, Array.from({ length: boards }, (_, b) => {
+      const done = game ? game.guesses.findIndex((g) => g.marks[b] === "G".repeat(LENGTH)) : -1;
+      const board = el("div", { class: "board mini-board", role: "grid", "aria-label": `Board ${b + 1}`,
+        "data-solved": String(done >= 0) });
+      for (let r = 0; r < rows; r++) {
+        const guess = game && r < game.guesses.length && (done < 0 || r <= done) ? game.guesses[r] : null;
+        const current = game && !game.over && r === game.guesses.length && done < 0;
+        board.append(el("div", { class: "tile-row", role: "row" }, Array.from({ length: LENGTH }, (_, c) => {
+          const letter = guess ? guess.word[c] : current ? typed[c] || "" : "";
+          const state = guess ? STATE[guess.marks[b][c]] : current && typed[c] ? "tbd" : "empty";
+          return el("div", { class: "tile", role: "gridcell", "data-state": state }, letter);
+        })));
+      }
+      return board;
+    }));
+    const left = game ? game.rows - game.guesses.length : 0;
+    $("boards-status").textContent = !game ? "" : [NAMES[count], game.daily ? `Daily ${game.daily.number}` : null,
+      game.over ? null : `${left} ${left === 1 ? "guess" : "guesses"} left`].filter(Boolean).join(" \u00b7 ");
+    const result = $("boards-result");
+    result.hidden = !(game && game.over);
+    if (!result.hidden) {
+      const won = game.targets.every((_, b) => solved(b));
+      $("boards-result-text").textContent = won ? `All ${count} words in ${game.guesses.length}!`
+        : `The words were ${game.targets.join(", ")}.`;
+      $("boards-share-text").value = shareText();
+    }
+  }
+
+  function shareText() {
+    const scores = game.targets.map((_, b) => {
+      const at = game.guesses.findIndex((g) => g.marks[b] === "G".repeat(LENGTH));
+      return at < 0 ? "X" : String(at + 1);
+    });
+    const head = `${NAMES[count]} ${game.daily ? `${game.daily.number} ` : ""}${scores.join("&")}/${game.rows}`;
+    const grids = game.targets.map((_, b) => game.guesses.filter((g) => g.marks[b])
+      .map((g) => [...g.marks[b]].map((m) => SQUARES[m]).join("")).join("\n"));
+    return [head, "", ...grids.flatMap((rows, b) => (b ? ["", rows] : [rows]))].join("\n");
+  }
+
+  function begin(targets, rows, daily = null) {
+    game = { targets: targets.map((t) => String(t).toUpperCase()), rows, guesses: [], over: false, daily };
+    typed = "";
+    saveJSON(gameKey(count), game);
+    say("");
+    render();
+  }
+
+  async function newRandom() {
+    try {
+      const data = await api("GET", `/api/boards/random?boards=${count}`);
+      begin(data.targets, data.guesses);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  async function newDaily() {
+    const date = localDate();
+    if (game && game.daily && game.daily.date === date) {
+      render();
+      if (game.over) say(`Today's ${NAMES[count]} (${game.daily.number}) is played: come back tomorrow`);
+      return;
+    }
+    try {
+      const data = await api("GET", `/api/daily?game=wordle&variant=normal&boards=${count}&date=${date}`);
+      begin(data.targets, data.guesses, { date: data.date, number: data.number });
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  async function hint() {
+    if (!game || game.over) return;
+    const history = game.guesses.map((g) => ({ guess: g.word, feedback: g.marks }));
+    try {
+      const data = await api("POST", "/api/boards/next", { boards: count, history, candidates: 0 });
+      say(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  async function submit() {
+    if (typed.length < LENGTH) {
+      say("Not enough letters");
+      return;
+    }
+    busy = true;
+    try {
+      const open = game.targets.filter((_, b) => !solved(b));
+      const data = await api("POST", "/api/boards/feedback", { targets: open, guess: typed });
+      let i = 0;
+      const marks = game.targets.map((_, b) => (solved(b) ? null : String(data.feedback[i++]).toUpperCase()));
+      game.guesses.push({ word: typed, marks });
+      typed = "";
+      const allSolved = game.targets.every((_, b) => solved(b));
+      game.over = allSolved || game.guesses.length >= game.rows;
+      saveJSON(gameKey(count), game);
+      render();
+      if (game.over) say(allSolved ? "Splendid" : "Better luck next time");
+    } catch (error) {
+      say(error.message);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function press(key) {
+    if (!game || game.over || busy) return;
+    if (key === "Enter") return submit();
+    if (key === "Backspace") typed = typed.slice(0, -1);
+    else if (/^[A-Z]$/.test(key) && typed.length < LENGTH) typed += key;
+    render();
+  }
+
+  for (const letters of KEY_ROWS) {
+    $("boards-keyboard").append(el("div", { class: "key-row" }, [...letters].map((ch) => {
+      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
+      const button = el("button", { type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
+        "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
+        onclick: () => press(key) }, key === "Backspace" ? "\u232B" : key);
+      button.addEventListener("mousedown", (event) => event.preventDefault());
+      return button;
+    })));
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (!active || count === 1 || document.querySelector("dialog[open]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (event.key === "Enter" && event.target.closest?.("button, a, summary")) return;
+    const key = event.key === "Enter" || event.key === "Backspace" ? event.key
+      : /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
+    if (!key) return;
+    event.preventDefault();
+    press(key);
+  });
+
+  function choose(value) {
+    count = [1, 2, 4].includes(Number(value)) ? Number(value) : 1;
+    select.value = String(count);
+    saveJSON(CHOICE_KEY, count);
+    document.body.dataset.boards = String(count);
+    $("play-single").hidden = count > 1;
+    $("boards-area").hidden = count === 1;
+    if (count === 1) return;
+    $("boards-lede").textContent = `Guess ${count} five-letter words at once in ${count + 5} tries: each guess `
+      + "counts on every board.";
+    const saved = loadJSON(gameKey(count), null);
+    game = saved && Array.isArray(saved.targets) && saved.targets.length === count ? saved : null;
+    typed = "";
+    render();
+    if (!game && active) newRandom();
+  }
+
+  select.addEventListener("change", () => {
+    choose(select.value);
+    select.blur(); // typed letters go to the boards, not to the list
+  });
+  for (const id of ["boards-new", "boards-daily", "boards-hint"]) { // a click leaves the keys to the boards
+    $(id).addEventListener("mousedown", (event) => event.preventDefault());
+  }
+  $("boards-new").addEventListener("click", newRandom);
+  $("boards-daily").addEventListener("click", newDaily);
+  $("boards-hint").addEventListener("click", hint);
+  $("boards-copy").addEventListener("click", () => copyArea($("boards-share-text"), $("boards-copy-status")));
+  choose(loadJSON(CHOICE_KEY, 1));
+
+  return {
+    enter() {
+      active = true;
+      if (count > 1 && !game) newRandom();
+    },
+    leave() {
+      active = false;
+    },
+  };
+}
