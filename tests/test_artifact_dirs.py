@@ -17,26 +17,27 @@ GAME = get_game("mastermind")
 OWN = generic.from_function([0, 1, 2], None, lambda secret, guess: int(secret == guess), name="digits")  # a user's game
 
 
+def place(monkeypatch, packaged, checkout, cache) -> None:
+    """Put the trees in `packaged`, the checkout's artifacts/ at `checkout` (None: an installed wheel)."""
+    packaged.mkdir(parents=True)
+    monkeypatch.delenv("DEDUCE_ARTIFACTS", raising=False)
+    monkeypatch.setattr(artifacts, "packaged_dir", lambda: packaged)
+    monkeypatch.setattr(artifacts, "checkout_dir", lambda: checkout)
+    monkeypatch.setattr(artifacts, "cache_dir", lambda: cache)
+
+
 @pytest.fixture()
 def folders(tmp_path, monkeypatch):
     """An installed wheel: its trees in a writable site-packages, no checkout."""
     packaged, cache = tmp_path / "site-packages" / "solver" / "trees", tmp_path / "cache"
-    packaged.mkdir(parents=True)
-    monkeypatch.delenv("DEDUCE_ARTIFACTS", raising=False)
-    monkeypatch.setattr(artifacts, "packaged_dir", lambda: packaged)
-    monkeypatch.setattr(artifacts, "checkout_dir", lambda: None)
-    monkeypatch.setattr(artifacts, "cache_dir", lambda: cache)
+    place(monkeypatch, packaged, None, cache)
     return packaged, cache
 
 
 @pytest.fixture()
 def checkout(tmp_path, monkeypatch):
     folder, cache = tmp_path / "repo" / "artifacts", tmp_path / "cache"
-    folder.mkdir(parents=True)
-    monkeypatch.delenv("DEDUCE_ARTIFACTS", raising=False)
-    monkeypatch.setattr(artifacts, "packaged_dir", lambda: folder)
-    monkeypatch.setattr(artifacts, "checkout_dir", lambda: folder)
-    monkeypatch.setattr(artifacts, "cache_dir", lambda: cache)
+    place(monkeypatch, folder, folder, cache)
     return folder, cache
 
 
