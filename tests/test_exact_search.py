@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pipeline.search.build import Plan, build, checkpoint_dir, solve_class
-from pipeline.search.depth import NoTreeWithin, least_worst_case
+from pipeline.search.depth import NoTreeWithin, least_worst_case, three_suffice
 from solver.core import kernels
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
 from solver.games import bulls, mastermind, wordle
@@ -240,6 +240,18 @@ def test_least_worst_case_equals_brute_force(name):
     rough = least_worst_case(game, table, 8, work=1, k=1)
     assert rough.lower <= least <= rough.guesses
     assert feasibility.value(positions, rough.guesses, forced=rough.opener)[0] < INF
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_GAMES))
+def test_three_suffice_equals_brute_force(name):
+    # the exact test of three guesses says what the naive search says, and its first guess does it
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    naive = not math.isinf(exhaustive.optimal_total(game, 3, hard=game.allowed is not None))
+    suffice, first, work = three_suffice(game, table)
+    assert suffice == naive and work > 0
+    if suffice:
+        assert searched(game, 3, first=True).value(np.arange(game.n_targets), 3, forced=first)[0] < INF
 
 
 @pytest.mark.parametrize("widen", [0, 1])

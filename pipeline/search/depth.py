@@ -8,6 +8,11 @@ tried at every node), so the least worst case is the last that succeeded. Refuti
 left open leaves the result an upper bound beside the proven lower one. Hard mode is where this
 matters: a family such as Wordle's -ILL words, whose greens every later guess must keep, forces
 guesses one word at a time.
+
+Three guesses have an exact test of their own (`three_suffice`), far cheaper than the search: a
+first guess keeps within three exactly when each of its classes has an allowed second guess whose
+feedback tells all of the class's targets apart; refuting a first guess takes one class for which none
+does, tried from the largest, each second guess given up on at its first repeated feedback.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from solver.core.game import Game
 from solver.core.search.engine import INF, Searcher, SearchOptions
@@ -39,6 +45,55 @@ class NoTreeWithin(RuntimeError):
     """No tree finishes every target within the cap."""
 
 
+@njit(cache=True)
+def _separating_guess(table, guesses, positions, stamp, epoch):
+    """Return (the first of `guesses` whose feedback codes on `positions` all differ, or -1; the last
+    epoch used; (guess, target) pairs scored). `stamp[code] == epoch` marks a code already seen under
+    the guess being tried."""
+    scored = 0
+    for gi in range(guesses.shape[0]):
+        g = guesses[gi]
+        epoch += 1
+        apart = True
+        for pi in range(positions.shape[0]):
+            code = table[g, positions[pi]]
+            scored += 1
+            if stamp[code] == epoch:
+                apart = False
+                break
+            stamp[code] = epoch
+        if apart:
+            return g, epoch, scored
+    return -1, epoch, scored
+
+
+def three_suffice(game: Game, table: np.ndarray) -> tuple[bool, int, int]:
+    """Return (whether some tree finishes every target within 3 guesses, a first guess row doing it
+    or -1, (guess, target) pairs scored). Exact: the second guess may be any allowed one (hard mode:
+    one consistent with the first's feedback), the third must then be the answer."""
+    searcher = Searcher(game, table, SearchOptions(max_guesses=3, memo_bits=10))
+    positions = np.arange(game.n_targets, dtype=np.int64)
+    stamp, epoch, work = np.zeros(game.n_codes, np.int64), 0, 0
+    for first in range(table.shape[0]):
+        classes = sorted(searcher.split(first, positions), key=lambda c: -c[1].size)
+        refuted = False
+        for code, group in classes:
+            if group.size <= 2:
+                break  # one of the two, played second, tells them apart
+            if group.size > game.n_codes:
+                refuted = True
+                break
+            guesses, _ = searcher.allowed_after(((first, code),))
+            row, epoch, scored = _separating_guess(table, guesses.astype(np.int64), group, stamp, epoch)
+            work += scored
+            if row < 0:
+                refuted = True
+                break
+        if not refuted:
+            return True, first, work
+    return False, -1, work
+
+
 def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None = None, k: int = 10,
                      memo_bits: int = 22) -> WorstCase:
     """Return the least number of guesses (<= `cap`) within which a tree finishes every target.
@@ -54,7 +109,7 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
     positions = np.arange(game.n_targets, dtype=np.int32)
     finder = Searcher(game, table, SearchOptions(mode="top-k", k=k, max_guesses=cap, memo_bits=memo_bits, first=True))
     prover = Searcher(game, table, SearchOptions(max_guesses=cap, memo_bits=memo_bits, first=True))
-    guesses, opener = cap + 1, -1
+    guesses, opener, spent = cap + 1, -1, 0
     for r in range(1, cap + 1):  # one memo for every r: its keys include the guesses left
         value, guess = finder.value(positions, r)
         if value < INF:
@@ -62,7 +117,12 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
             break
     lower = 1
     for r in range(min(guesses, cap + 1) - 1, 0, -1):
-        found = prover.value(positions, r) if work is None else prover.bounded_value(positions, r, work)
+        if r == 3:  # the exact test of three guesses (`three_suffice`), no work limit needed
+            suffice, first, scored = three_suffice(game, table)
+            spent += scored
+            found = (0 if suffice else INF, first)
+        else:
+            found = prover.value(positions, r) if work is None else prover.bounded_value(positions, r, work)
         if found is None:
             continue  # out of work: unproven; a smaller r is cheaper to refute
         value, guess = found
@@ -75,4 +135,4 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
             raise NoTreeWithin(f"{game.title}: the top-{k} search finds no tree within {cap} guesses "
                                f"(at least {lower} are needed)")
         raise NoTreeWithin(f"{game.title}: no tree finishes every target within {cap} guesses")
-    return WorstCase(guesses, lower, opener, time.perf_counter() - start, prover.work + finder.work)
+    return WorstCase(guesses, lower, opener, time.perf_counter() - start, prover.work + finder.work + spent)
