@@ -383,7 +383,7 @@ def test_coach_reaches_the_answer(page: Page, server: str):
     _, body = post(server, "/api/next", {"game": "wordle", "variant": "normal",
                                          "history": [{"guess": first, "feedback": marks},
                                                      {"guess": first, "feedback": "GGGGG"}]})
-    expect(page.locator("#coach-error")).to_have_text(body["error"]["message"])
+    expect(page.locator("#coach-error")).to_contain_text(body["error"]["message"])
     expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
     expect(page.locator("#coach-guess")).to_have_value(first)
     expect(page.locator("#coach-marks")).to_have_value("GGGGG")
@@ -760,3 +760,20 @@ def test_dordle_and_quordle_on_the_page(page: Page, server: str):
     expect(boards.nth(3).locator(".tile-row")).to_have_count(9)
     page.select_option("#play-boards", "1")
     expect(page.locator("#play-board")).to_be_visible()
+
+
+def test_coach_offers_every_word_for_an_answer_outside_the_list(page: Page, server: str):
+    # issue 23, item 7: the coach, like the CLI's --all-words, lets any acceptable word be the answer
+    open_tab(page, "coach")
+    expect(page.locator("#coach-best")).not_to_be_empty()
+    page.select_option("#coach-variant", "normal")
+    page.fill("#coach-guess", "AAHED")
+    page.fill("#coach-marks", "GGGGG")
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-error")).to_contain_text("AAHED is not one of the 2315 answers")
+    page.get_by_role("button", name="Allow any acceptable word as the answer").click()
+    expect(page.locator("#coach-variant")).to_have_value("normal-all-words")
+    expect(page.locator("#coach-error")).to_be_hidden()
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
+    expect(page.locator("#coach-error")).to_be_hidden()

@@ -135,6 +135,22 @@ export function initCoach(games) {
     }
   }
 
+  // A word outside the answer list: offer the every-word variant, as the CLI's --all-words.
+  const EVERY_WORD = "normal-all-words";
+  function showError(message) {
+    setError(error, message);
+    const offer = /is not one of the \d+ answers/.test(message || "") && select.value !== EVERY_WORD
+      && [...select.options].some((option) => option.value === EVERY_WORD);
+    if (!offer) return;
+    const button = el("button", { type: "button", class: "link", id: "coach-every-word" },
+      "Allow any acceptable word as the answer");
+    button.addEventListener("click", async () => {
+      select.value = EVERY_WORD;
+      select.dispatchEvent(new Event("change"));
+    });
+    error.append(" ", button);
+  }
+
   async function refresh() {
     try {
       const data = await ask();
@@ -142,7 +158,7 @@ export function initCoach(games) {
       renderAdvice(data);
       setError(error, "");
     } catch (e) {
-      setError(error, e.message);
+      showError(e.message);
     }
   }
 
@@ -179,7 +195,7 @@ export function initCoach(games) {
       guessInput.focus();
     } catch (e) {
       // Nothing typed is lost: the row stays in the editor for fixing.
-      setError(error, e.message);
+      showError(e.message);
     }
   });
 
