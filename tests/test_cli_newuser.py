@@ -301,3 +301,9 @@ def test_play_labels_say_what_the_solver_did():
     out = ok("play", "mastermind", "3456").splitlines()
     assert out[0].startswith("Guess #1: ") and out[1].startswith("Feedback: ")
     assert not any("Your guess" in line or "My answer" in line for line in out)
+
+
+def test_greedy_live_play_says_it_was_asked_for():
+    out = solve_out("CRANE RYRGR", "quit")  # --live greedy
+    assert "(not proven: the greedy rule's guess, as --live greedy asks)" in out
+    assert "exact search did not finish" not in out

@@ -129,6 +129,8 @@ def live_note(state) -> str:
         return f"(proven optimal live: {value:.3f} guesses expected from here, this one included)"
     if value is not None:
         return f"(not proven: the best found in the time allowed, {value:.3f} guesses expected from here)"
+    if state.solver.live != "exact":
+        return "(not proven: the greedy rule's guess, as --live greedy asks)"
     return "(not proven: the greedy rule's guess; the exact search did not finish in the time allowed)"
 
 
