@@ -133,7 +133,7 @@ def test_bad_locations_raise_naming_token(texts, bad):
         battleship.parse_locations(texts)
 
 
-@pytest.mark.parametrize("text", ["1C", "10H", "AX", "ah", "", "TTH"])
+@pytest.mark.parametrize("text", ["1C", "11H", "100H", "AX", "ah", "", "TTH"])
 def test_bad_card_text(text):
     assert cards.to_card(text) is None
 

@@ -297,7 +297,7 @@ def test_no_color_means_no_colour_codes(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     out = play_terminal(["-t"], games_input(WIN_3, LOSS))
     assert not COLOUR_SGR.search(out)  # bold may remain: NO_COLOR is about colour
-    assert "Marks:" in out and BLOCK in out and POINTER in out and len(share_blocks(out)) == 2
+    assert "not tried yet" in out and BLOCK in out and POINTER in out and len(share_blocks(out)) == 2
 
 
 def test_no_escape_codes_when_output_is_not_a_terminal():
