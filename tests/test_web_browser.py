@@ -777,3 +777,26 @@ def test_coach_offers_every_word_for_an_answer_outside_the_list(page: Page, serv
     page.get_by_role("button", name="Add this row").click()
     expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
     expect(page.locator("#coach-error")).to_be_hidden()
+
+
+def test_a_guess_typed_while_the_last_is_answered_is_kept(page: Page, server: str):
+    # "You guess": one guess at a time; what is typed meanwhile stays in the box, nothing is lost
+    open_tab(page, "games")
+    page.select_option("#games-select", "mastermind/default")
+    page.get_by_label("You guess").check()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    held = []
+    page.route("**/api/feedback", lambda route: held.append(route))
+    page.fill("#gy-guess", "1122")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    page.wait_for_timeout(200)
+    page.fill("#gy-guess", "3344")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    page.wait_for_timeout(200)
+    assert len(held) == 1  # the second waits for the first
+    held[0].continue_()
+    page.unroute("**/api/feedback")
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    expect(page.locator("#gy-guess")).to_have_value("3344")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(2)

@@ -187,7 +187,7 @@ export function initGames(allGames) {
   });
 
   // ------------------------------------------------------------------ you guess
-  const you = { target: null, history: [], over: false };
+  const you = { target: null, history: [], over: false, busy: false };
   const gyError = $("gy-error");
   const gyStatus = $("gy-status");
   const gyInput = $("gy-guess");
@@ -237,13 +237,14 @@ export function initGames(allGames) {
   $("gy-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const guess = typedGuess(gyInput.value);
-    if (!guess || !you.target || you.over) return;
+    if (!guess || !you.target || you.over || you.busy) return; // one guess at a time: the next stays typed
     const gen = generation;
+    you.busy = true;
     try {
       const result = await api("POST", "/api/feedback", request({ target: you.target, guess, history: you.history }));
       if (gen !== generation) return;
       you.history.push({ guess, feedback: result.feedback });
-      gyInput.value = "";
+      if (typedGuess(gyInput.value) === guess) gyInput.value = ""; // what was typed since stays
       setError(gyError, "");
       if (result.win) {
         you.over = true;
@@ -258,6 +259,8 @@ export function initGames(allGames) {
       renderYou(data.remaining, data.candidates);
     } catch (e) {
       if (gen === generation) setError(gyError, e.message);
+    } finally {
+      you.busy = false;
     }
   });
   $("gy-new").addEventListener("click", youStart);
