@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -131,6 +132,17 @@ def post(server: str, path: str, body: dict) -> tuple[int, dict]:
             return response.status, json.load(response)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
+
+
+def pin_secret(page: Page, server: str, game: str, variant: str, avoid: list[str]) -> str:
+    """Make the page's next drawn secret the server's seeded draw, none of `avoid` (the guesses the test
+    types), so a test never meets a secret it guessed by chance; returns that secret."""
+    query = urllib.parse.urlencode({"game": game, "variant": variant, "seed": 1})
+    with urllib.request.urlopen(f"{server}/api/random?{query}", timeout=30) as response:
+        secret = json.load(response)["target"]
+    assert secret not in avoid, secret
+    page.route("**/api/random?*", lambda route: route.fulfill(json={"target": secret}))
+    return secret
 
 
 def open_tab(page: Page, hash_: str) -> None:
@@ -501,6 +513,7 @@ def test_mastermind_the_solver_guesses(page: Page, server: str):
     shot(page, "other-games.png")
 
     # "You guess": a drawn secret, a scored guess, the secrets left, and giving up.
+    pin_secret(page, server, "mastermind", "default", avoid=["1122"])
     page.get_by_label("You guess").check()
     expect(page.locator("#games-you")).to_be_visible()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
@@ -692,6 +705,7 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     assert len({c for c, d in zip(colours, guess)}) == len(set(guess))  # one colour per digit
 
     page.select_option("#games-select", "cards/n2")
+    pin_secret(page, server, "cards", "n2", avoid=["2D AS", "AS 2D", "3H KC", "KC 3H"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
     page.fill("#gy-guess", "2D AS")
@@ -708,6 +722,8 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     assert red == "rgb(198, 40, 40)" and black != red
 
     page.select_option("#games-select", "battleship/default")
+    page.unroute("**/api/random?*")
+    pin_secret(page, server, "battleship", "default", avoid=["A1 A3 H1"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
     board = page.locator(".shot-board")
@@ -783,6 +799,7 @@ def test_a_guess_typed_while_the_last_is_answered_is_kept(page: Page, server: st
     # "You guess": one guess at a time; what is typed meanwhile stays in the box, nothing is lost
     open_tab(page, "games")
     page.select_option("#games-select", "mastermind/default")
+    pin_secret(page, server, "mastermind", "default", avoid=["1122", "3344"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
     held = []
