@@ -68,6 +68,21 @@ def test_entropy_order_top_k_is_an_upper_bound(name):
         assert search_total(searched(game, 6, mode="top-k", k=k, order="entropy"), 6) >= exact
 
 
+def test_children_searched_over_the_guesses_that_split_their_parent():
+    """Below a node's full pass only the guesses that split its set are tried (the kernel's `free`
+    2): subsets of the -IGHT words (a few probes decide) with 3 and 4 guesses left keep the values
+    of the naive search over every guess."""
+    game = SMALL_GAMES["wordle-ight"]()
+    searcher = searched(game, 6)
+    rng = np.random.default_rng(11)
+    for size in (4, 6, 8, 10):
+        for _ in range(3):
+            positions = np.sort(rng.choice(game.n_targets, min(size, game.n_targets), replace=False))
+            for r in (3, 4):
+                value, _ = searcher.value(positions, r)
+                assert min(value, INF) == min(exhaustive.optimal_subtotal(game, positions.tolist(), r), INF)
+
+
 def test_bulls_two_digits_on_subsets():
     game = bulls.game(2)
     searcher = searched(game, 6)

@@ -6,7 +6,8 @@
   finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
   allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
   filtered by the hard-mode rule of mark games, `solver.core.search.hard`). ``free`` says that every candidate may be
-  played here (False for a restricted root list: no shortcut exits, no memo); ``forced`` >= 0
+  played here (0 for a restricted root list: no shortcut exits, no memo; 2, from a node's own full
+  pass to its guesses, hands its children only the guesses that split its set); ``forced`` >= 0
   evaluates that single guess at this node instead (its total over the classes it makes);
 * fail-soft contract (as in alpha-beta): the exact value if it is below ``beta``, otherwise some
   value in ``[beta, value]`` (a proven lower bound). Values of ``INF`` or more mean "cannot be
@@ -74,6 +75,8 @@ class Workspace(NamedTuple):
     cand_bound: np.ndarray  # int64 [D, G]
     cand_key: np.ndarray  # int64 [D, G]
     allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
+    useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
+    useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set
     best: np.ndarray  # int32 [D]: the guess achieving the exact value returned at depth d
     memo_key: np.ndarray  # uint64 [2, M]
     memo_lo: np.ndarray  # int64 [M]
@@ -290,7 +293,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                         count += 1
                 value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(1), np.int64(-1))
             else:
-                value = search(ws, C, r - 1, child_beta, d + 1, ws.pool, np.uint64(0), np.int64(1), np.int64(-1))
+                # `free` 2 (from this node's full pass): only the guesses that split H can help below it
+                pool = ws.useful[d, :ws.useful_count[d]] if free == 2 else ws.pool
+                value = search(ws, C, r - 1, child_beta, d + 1, pool, np.uint64(0), np.int64(1), np.int64(-1))
             if ws.stats[ABORTED]:
                 return INF
             total += value - bound
@@ -358,6 +363,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     m = 0
     node_lb = INF
     above = INF  # least bound among guesses not worth expanding (>= beta)
+    by_entropy = ws.params[5] == 1
+    # normal mode: the guesses that split H are handed to the children (a guess giving every target
+    # of H one code does so on each subset of H: it can never help below)
+    keep = free != 0 and ws.params[3] == 0 and r >= 3
+    useful = ws.useful[d]
+    u = 0
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
         k = count_classes(ws.table[g], H, counts, touched)
@@ -374,9 +385,13 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             else:
                 bound += size + lbr[size]
                 s2 += size * size
-                slog += size * np.log2(size)
+                if by_entropy:  # a logarithm per class costs as much as the counting
+                    slog += size * np.log2(size)
         if k == 1 and not hit:
             continue  # leaves H as it is
+        if keep:
+            useful[u] = g
+            u += 1
         if k == n and free:
             # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
             memo_store(ws, h1, h2, n, bound, bound, g)
@@ -392,7 +407,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             continue
         ws.cand_guess[d, m] = g
         ws.cand_bound[d, m] = bound
-        if ws.params[5] == 1:  # order by entropy (least sum of size*log2(size)), candidates first on ties
+        if by_entropy:  # order by entropy (least sum of size*log2(size)), candidates first on ties
             ws.cand_key[d, m] = np.int64(slog * 4096.0) * 2 + (0 if hit else 1)
         else:
             ws.cand_key[d, m] = bound * n + 2 * s2
@@ -403,6 +418,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if free:
             memo_store(ws, h1, h2, n, lb, INF, -1)
         return lb
+    ws.useful_count[d] = u
+    child_free = np.int64(2) if keep else free
     order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
     limit = m
     if topk > 0 and m > topk:
@@ -423,7 +440,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if ws.cand_bound[d, j] < failed:
                 failed = ws.cand_bound[d, j]
             continue
-        total = search(ws, H, r, beta, d, guesses, ghash, free, np.int64(g))
+        total = search(ws, H, r, beta, d, guesses, ghash, child_free, np.int64(g))
         if ws.stats[ABORTED]:
             return INF
         if total < beta:
