@@ -18,6 +18,7 @@ from pipeline.search.build import Plan, build, checkpoint_dir, solve_class
 from pipeline.search.depth import NoTreeWithin, least_worst_case, three_suffice
 from solver.core import kernels
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
+from solver.core.search.parallel import ThreadedTotals
 from solver.games import bulls, mastermind, wordle
 from tests import exhaustive, reference
 from tests.test_exhaustive import IGHT
@@ -81,6 +82,27 @@ def test_children_searched_over_the_guesses_that_split_their_parent():
             for r in (3, 4):
                 value, _ = searcher.value(positions, r)
                 assert min(value, INF) == min(exhaustive.optimal_subtotal(game, positions.tolist(), r), INF)
+
+
+@pytest.mark.parametrize("name", ["wordle-30+30", "wordle-ight-hard", "mastermind-3x3"])
+def test_threaded_opener_totals_equal_the_one_thread_search(name):
+    """Classes of an opener searched by threads with a shared cut-off: the same exact totals below
+    the cut-off, a bound of at least it above, for every opener, cut-off and number of threads."""
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    plain = Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12))
+    threaded = {n: ThreadedTotals(Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12)), n)
+                for n in (1, 2, 3)}
+    for row in range(game.n_guesses):
+        exact = plain.opener_total(row)
+        for beta in (None, exact, exact + 1, exact - 3):
+            for n, totals in threaded.items():
+                got = totals.opener_total(row, beta=beta)
+                if beta is None or exact < beta:
+                    assert got == exact, (row, beta, n)
+                else:
+                    assert beta <= got <= exact, (row, beta, n)
+    assert threaded[2].opener_total(0, r=1) >= INF  # no tree of one guess finishes them all
 
 
 def test_bulls_two_digits_on_subsets():
