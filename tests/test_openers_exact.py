@@ -6,8 +6,10 @@ exact total."""
 from __future__ import annotations
 
 import numpy as np
+import pyarrow.parquet as pq
 
-from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, groups, picklable, table_for
+from pipeline.search.openers import (OpenerTotal, cheap_ranking, exact_openers, groups, picklable, ranking_path,
+                                     table_for)
 from solver.core import kernels, strategy
 from solver.core.registry import get_game
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
@@ -89,4 +91,18 @@ def test_openers_words_without_exact_follow_the_solver():
 
 
 def test_wordle_salet_exact():
-    assert ok("openers", "wordle", "--exact", "--words", "salet").splitlines() == ["SALET 7920"]
+    # hard mode has no ranking file: searched (Selby's published optimum of SALET, hard: 8122)
+    assert ok("openers", "wordle", "--hard", "--exact", "--words", "salet").splitlines() == ["SALET 8122"]
+
+
+def test_openers_held_by_the_ranking_are_answered_from_it():
+    # the committed normal-mode ranking: SALET exact, AHIGH cut off at 7921; nothing is searched
+    held = dict(zip(*pq.read_table(ranking_path(get_game("wordle", "normal"))).select(["opener", "total"])
+                    .to_pydict().values()))
+    assert held["SALET"] == 7920 and held["AHIGH"] >= 7921
+    out = ok("openers", "wordle", "--exact", "--words", "ahigh,salet", "--cutoff", "7921").splitlines()
+    assert out == ["SALET 7920 (from the opener ranking)", f"AHIGH >= {held['AHIGH']} (from the opener ranking)"]
+    out = ok("openers", "wordle", "--words", "salet,ahigh").splitlines()
+    assert out[-3:] == ["In the exact opener ranking (deduce openers --exact --all):",
+                        "  SALET 7920: exact (the least total of a tree opening with it)",
+                        f"  AHIGH >= {held['AHIGH']}: a proven lower bound"]

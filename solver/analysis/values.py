@@ -65,8 +65,10 @@ def _tree_nodes(tree) -> Nodes:
 
 
 @lru_cache(maxsize=8)
-def _opener_ranking(game: Game) -> dict[int, tuple[int, bool, float]]:
-    """Return the game's opener ranking ({} when it has none, or an unusable one: logged)."""
+def opener_ranking(game: Game) -> dict[int, tuple[int, bool, float]]:
+    """Return the game's opener ranking {guess row: (total, exact, seconds)} (`deduce openers --exact
+    --all`; a total that is not exact is a proven lower bound), or {} when it has none or an unusable
+    one (logged)."""
     from solver.core import artifacts  # defers pyarrow to the first ranking read
 
     try:
@@ -107,7 +109,7 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
         if found is not None:
             out[row] = found
     if not state.history:
-        ranking = _opener_ranking(game)
+        ranking = opener_ranking(game)
         for row in rows:
             if row not in out and row in ranking:
                 total, proven, _ = ranking[row]

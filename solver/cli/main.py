@@ -340,11 +340,12 @@ def openers(
             with terminal_progress("openers", total) as advance:
                 ranked = benchmark.openers(chosen, top, rows, on_done=advance)
             _say(benchmark.openers_table(ranked))
+            _say(exact_openers.ranked_lines(chosen, rows or []))
             return
         progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \
             if stderr.isatty() else None
-        results = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress, backend, scheduler)
-        _say(exact_openers.lines(chosen, results))
+        results, held = exact_openers.exact(chosen, rows, top, cutoff, jobs, progress, backend, scheduler)
+        _say(exact_openers.lines(chosen, results, held))
 
 
 @app.command()

@@ -13,6 +13,7 @@ from typing import Callable
 from pipeline.cluster import check_options as check_backend
 from pipeline.cluster import open_backend
 from solver.analysis.notation import parse_guess
+from solver.analysis.values import opener_ranking
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.progress import make_progress
@@ -77,17 +78,38 @@ def parse_words(game: Game, text: str) -> list[int]:
 
 
 def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = None, jobs: int = 2,
-          progress: Callable | None = None, backend: str = "local", scheduler: str | None = None) -> list:
-    """Return the `OpenerTotal`s of `rows` (default: the `top` best by score), best first; their
-    tasks run on `backend` (`pipeline.cluster`)."""
+          progress: Callable | None = None, backend: str = "local", scheduler: str | None = None) -> tuple[list, set]:
+    """Return (the `OpenerTotal`s of `rows` (default: the `top` best by score), best first; the rows
+    answered from the ranking file). Their tasks run on `backend` (`pipeline.cluster`); an opener the
+    ranking file holds exactly (or with a bound of at least `cutoff`) is not searched again."""
     # defers the pipeline (Numba, pyarrow) to this command
-    from pipeline.search.openers import cheap_ranking, exact_openers, table_for
+    from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, table_for
 
     table = table_for(game)
     if rows is None:
         rows = cheap_ranking(game, table, top)
-    with open_backend(backend, scheduler, jobs):
-        return exact_openers(game, table, rows, cutoff=cutoff, jobs=jobs, progress=progress)
+    held = opener_ranking(game)
+    known = [OpenerTotal(row, game.labels[row], held[row][0], held[row][1], 0.0) for row in rows
+             if row in held and (held[row][1] or (cutoff is not None and held[row][0] >= cutoff))]
+    searched = [row for row in rows if row not in {r.row for r in known}]
+    results = []
+    if searched:
+        with open_backend(backend, scheduler, jobs):
+            results = exact_openers(game, table, searched, cutoff=cutoff, jobs=jobs, progress=progress)
+    return sorted(results + known, key=lambda r: (r.total, not r.proven_exact, r.label)), {r.row for r in known}
+
+
+def ranked_lines(game: Game, rows: list[int]) -> list[str]:
+    """Return what the ranking file says of each of `rows` it holds: its exact total or a proven
+    lower bound, saying which (none when it holds none of them)."""
+    held = opener_ranking(game)
+    out = []
+    for row in rows:
+        if row in held:
+            total, proven, _ = held[row]
+            what = "exact (the least total of a tree opening with it)" if proven else "a proven lower bound"
+            out.append(f"  {game.labels[row]} {'' if proven else '>= '}{total}: {what}")
+    return ["In the exact opener ranking (deduce openers --exact --all):"] + out if out else []
 
 
 def rank_all(game: Game, keep: int = 1, cutoff: int | None = None, selection: str | None = None, jobs: int = 2,
@@ -140,6 +162,7 @@ def line(game: Game, result) -> str:
     return f"{result.label} {'' if result.proven_exact else '>= '}{result.total}"
 
 
-def lines(game: Game, results: list) -> list[str]:
-    """Return the output lines of `exact` results, one per opener."""
-    return [line(game, r) for r in results]
+def lines(game: Game, results: list, held: set = frozenset()) -> list[str]:
+    """Return the output lines of `exact` results, one per opener; those of the rows `held` (read
+    from the ranking file) say so."""
+    return [line(game, r) + (" (from the opener ranking)" if r.row in held else "") for r in results]
