@@ -8,8 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.parquet as pq
 
-from pipeline.search.openers import (OpenerTotal, cheap_ranking, exact_openers, groups, picklable, ranking_path,
-                                     table_for)
+from pipeline.search.openers import (
+    OpenerTotal,
+    cheap_ranking,
+    exact_openers,
+    groups,
+    picklable,
+    ranking_path,
+    table_for,
+)
 from solver.core import kernels, strategy
 from solver.core.registry import get_game
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
