@@ -4,7 +4,8 @@
 `solver.core.search.engine`), in parallel over openers with joblib processes. Each worker keeps one
 `Searcher` for all the openers it gets (a module-level cache), so what its memo learnt from one
 opener speeds up the next; anagrams (CRATE, TRACE), which split the targets into largely the same
-classes, go to one worker as one task. With a `cutoff`, an opener is abandoned as soon as its total provably
+classes, go to one worker as one task. One task alone runs in this process with the opener's
+classes on `jobs` threads (`solver.core.search.parallel.ThreadedTotals`). With a `cutoff`, an opener is abandoned as soon as its total provably
 reaches the cutoff; its result is then a lower bound (`proven_exact` False).
 
 `rank_openers` ranks many openers (every allowed one: `deduce openers --exact --all`) with a cut-off
@@ -40,6 +41,7 @@ from solver.core.game import Game
 from solver.core.kernels import feedback_table
 from solver.core.registry import get_game, registered
 from solver.core.search.engine import INF, Searcher, SearchOptions
+from solver.core.search.parallel import ThreadedTotals
 
 try:
     from joblib.externals.loky.backend.reduction import dumps  # the pickler loky's workers use
@@ -123,13 +125,15 @@ def _searcher(spec, table: np.ndarray, options: SearchOptions) -> Searcher:
 
 
 def _evaluate(spec, table: np.ndarray, options: SearchOptions, rows: list[int],
-              beta: int | None) -> list[tuple[int, int, float]]:
-    """Return (row, total, seconds) of each opener of a group, evaluated in turn by one Searcher."""
+              beta: int | None, threads: int = 1) -> list[tuple[int, int, float]]:
+    """Return (row, total, seconds) of each opener of a group, evaluated in turn by one Searcher
+    (its classes on `threads` threads, `solver.core.search.parallel`)."""
     searcher = _searcher(spec, table, options)
+    totals = ThreadedTotals(searcher, threads) if threads > 1 else searcher
     out = []
     for row in rows:
         start = time.perf_counter()
-        total = searcher.opener_total(row, beta=beta)
+        total = totals.opener_total(row, beta=beta)
         out.append((row, int(total), time.perf_counter() - start))
     return out
 
@@ -167,7 +171,7 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
 
     `table` is codes[all guesses, all targets] (`table_for`). `jobs` worker processes share the
     openers, a group of anagrams per task (`groups`); a single group, `jobs=1` or a game that does
-    not pickle runs in this process. `progress(result)` is called as each opener's result arrives
+    not pickle runs in this process, each opener's classes on `jobs` threads. `progress(result)` is called as each opener's result arrives
     (a group's at once). Sorted by (total, cut off last, label).
     """
     rows = [int(r) for r in dict.fromkeys(int(r) for r in rows)]
@@ -193,8 +197,8 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
     if cluster.current().distributed:  # one task per group on the cluster (`pipeline.cluster`)
         runs = cluster.current().imap_unordered(_evaluate, [(options, group, cutoff) for group in tasks], game, table,
                                                 make_table=compute_table)
-    elif workers == 1:
-        runs = (_evaluate(game, table, options, group, cutoff) for group in tasks)
+    elif workers == 1:  # one opener (or a game that stays here): its classes on `jobs` threads
+        runs = (_evaluate(game, table, options, group, cutoff, threads=jobs) for group in tasks)
     else:
         runs = Parallel(n_jobs=workers, return_as="generator_unordered", batch_size=1, max_nbytes="1M")(
             delayed(_evaluate_in_worker)(spec, table, options, group, cutoff) for group in tasks)

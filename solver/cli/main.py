@@ -312,7 +312,8 @@ def openers(
     With --exact: the least total of any tree opening with each guess (at most 6 guesses for
     Wordle), one line per opener, best first: `SALET 7920`; with `--cutoff T` an opener that
     cannot beat T is abandoned early and printed as `TRACE >= 7926` (a proven lower bound).
-    Openers are shared by --jobs processes. Wordle on 2 cores: 1-20 s per good opener
+    Openers are shared by --jobs processes (one opener: its classes on --jobs threads); an opener
+    the ranking file holds exactly is answered from it, marked "(from the opener ranking)". Wordle on 2 cores: 1-20 s per good opener
     (`--exact --top 10`, or the six best published openers: under a minute); a weak opener such
     as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses it in 2 s (a cutoff
     close to the totals saves little).
