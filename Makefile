@@ -25,9 +25,9 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(BIN)/deduce tables --jobs $(JOBS) --backend $(BACKEND) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
-## The test suite (what CI runs).
+## The test suite (what CI runs), on JOBS processes (pytest-xdist).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS)
 
 ## Throughput and latency benchmarks (not tests).
 bench: $(STAMP)

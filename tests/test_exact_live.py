@@ -183,13 +183,15 @@ def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears(mo
 def test_a_search_stopped_at_its_deadline_leaves_its_memo_true():
     game = wordle.game()
     solver = Solver(game, use_tree=False)
-    state = solver.advance(State(solver, (), None), game.index_of("SLATE"), game.encode("RRRRR"))
+    # 485 candidates: proven in about 0.35 s on one core (SLATE RRRRR's 221 came within 50 ms once the
+    # kernel got faster), so never within the 50 ms deadline
+    state = solver.advance(State(solver, (), None), game.index_of("ROUND"), game.encode("RRRRR"))
     live = ExactLive(game)
     sub = live._subgame(state.candidate_positions)
     local = sub.local(state.candidate_positions)
     clock = time.perf_counter
     began = clock()
-    assert sub.prove.value_until(local, 5, began + 0.05) is None  # 221 candidates: not proven in 50 ms
+    assert sub.prove.value_until(local, 5, began + 0.05) is None
     assert clock() - began < 1.0  # stopped at once, not at the end of the proof
     value, guess = sub.prove.value_until(local, 5, math.inf)
     fresh = ExactLive(game)._subgame(state.candidate_positions)

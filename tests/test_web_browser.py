@@ -135,13 +135,17 @@ def post(server: str, path: str, body: dict) -> tuple[int, dict]:
 
 
 def pin_secret(page: Page, server: str, game: str, variant: str, avoid: list[str]) -> str:
-    """Make the page's next drawn secret the server's seeded draw, none of `avoid` (the guesses the test
+    """Make the page draw a new secret, the server's seeded draw, none of `avoid` (the guesses the test
     types), so a test never meets a secret it guessed by chance; returns that secret."""
     query = urllib.parse.urlencode({"game": game, "variant": variant, "seed": 1})
     with urllib.request.urlopen(f"{server}/api/random?{query}", timeout=30) as response:
         secret = json.load(response)["target"]
     assert secret not in avoid, secret
+    page.unroute("**/api/random?*")
     page.route("**/api/random?*", lambda route: route.fulfill(json={"target": secret}))
+    # the game just chosen drew its secret already: draw again ("New secret"), now through the route; an
+    # answer of the earlier draw still on its way is dropped by the page
+    page.evaluate("() => document.getElementById('gy-new').click()")
     return secret
 
 
@@ -705,7 +709,7 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     assert len({c for c, d in zip(colours, guess)}) == len(set(guess))  # one colour per digit
 
     page.select_option("#games-select", "cards/n2")
-    pin_secret(page, server, "cards", "n2", avoid=["2D AS", "AS 2D", "3H KC", "KC 3H"])
+    pin_secret(page, server, "cards", "n2", avoid=["2D AS", "AS 2D", "3H KC", "KC 3H", "4S 5S", "5S 4S"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
     page.fill("#gy-guess", "2D AS")
@@ -720,9 +724,16 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     red = page.locator("#gy-history .suit-diamonds").first.evaluate("n => getComputedStyle(n).color")
     black = page.locator("#gy-history .suit-spades").first.evaluate("n => getComputedStyle(n).color")
     assert red == "rgb(198, 40, 40)" and black != red
+    # A third guess's answer is held back until the next game has been played: an answer still on its
+    # way from the game before must neither block the next game's guesses nor land in them.
+    held = []
+    page.route("**/api/candidates", lambda route: route.continue_() if held else held.append(route))
+    page.fill("#gy-guess", "4S 5S")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    while not held:
+        page.wait_for_timeout(20)
 
     page.select_option("#games-select", "battleship/default")
-    page.unroute("**/api/random?*")
     pin_secret(page, server, "battleship", "default", avoid=["A1 A3 H1"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
@@ -733,6 +744,11 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     expect(page.locator("#gy-history li")).to_have_count(1)
     expect(page.locator("#gy-history li")).to_contain_text("A1 A3 H1")
     expect(page.locator("#gy-status")).to_contain_text("fit")
+    assert len(held) == 1
+    held[0].continue_()  # the cards game's late answer changes nothing
+    page.unroute("**/api/candidates")
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    expect(page.locator("#gy-history li")).to_contain_text("A1 A3 H1")
 
 
 def test_dordle_and_quordle_on_the_page(page: Page, server: str):

@@ -112,6 +112,7 @@ export function initGames(allGames) {
 
   async function solverStart() {
     const gen = generation;
+    solver.busy = false; // an answer still on its way belongs to the game before and is dropped
     solver.history = [];
     solver.last = null;
     setError(gsError, "");
@@ -142,7 +143,7 @@ export function initGames(allGames) {
     } catch (e) {
       if (gen === generation) setError(gsError, e.message); // the numbers typed stay in place for fixing
     } finally {
-      solver.busy = false;
+      if (gen === generation) solver.busy = false;
     }
   }
 
@@ -187,7 +188,8 @@ export function initGames(allGames) {
   });
 
   // ------------------------------------------------------------------ you guess
-  const you = { target: null, history: [], over: false, busy: false };
+  // `round` counts secrets drawn: a guess's answer that arrives after a new secret (or game) is dropped
+  const you = { target: null, history: [], over: false, busy: false, round: 0 };
   const gyError = $("gy-error");
   const gyStatus = $("gy-status");
   const gyInput = $("gy-guess");
@@ -213,6 +215,8 @@ export function initGames(allGames) {
   }
 
   async function youStart() {
+    you.round += 1;
+    you.busy = false;
     you.target = null;
     you.history = [];
     you.over = false;
@@ -221,14 +225,14 @@ export function initGames(allGames) {
     gyStatus.dataset.state = "";
     fill($("gy-candidates"));
     const g = info();
-    const gen = generation;
+    const round = you.round;
     try {
       const data = await api("GET", `/api/random?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}`);
-      if (gen !== generation) return;
+      if (round !== you.round) return;
       you.target = data.target;
       gyStatus.textContent = `A secret is hidden: one of ${number(g.targets)}. Your guess?`;
     } catch (e) {
-      if (gen !== generation) return;
+      if (round !== you.round) return;
       setError(gyError, e.message);
     }
     renderYou();
@@ -238,11 +242,12 @@ export function initGames(allGames) {
     event.preventDefault();
     const guess = typedGuess(gyInput.value);
     if (!guess || !you.target || you.over || you.busy) return; // one guess at a time: the next stays typed
-    const gen = generation;
+    const round = you.round;
+    const stale = () => round !== you.round;
     you.busy = true;
     try {
       const result = await api("POST", "/api/feedback", request({ target: you.target, guess, history: you.history }));
-      if (gen !== generation) return;
+      if (stale()) return;
       you.history.push({ guess, feedback: result.feedback });
       if (typedGuess(gyInput.value) === guess) gyInput.value = ""; // what was typed since stays
       setError(gyError, "");
@@ -255,12 +260,12 @@ export function initGames(allGames) {
         return;
       }
       const data = await api("POST", "/api/candidates", request({ history: you.history, limit: LIST_LIMIT }));
-      if (gen !== generation) return;
+      if (stale()) return;
       renderYou(data.remaining, data.candidates);
     } catch (e) {
-      if (gen === generation) setError(gyError, e.message);
+      if (!stale()) setError(gyError, e.message);
     } finally {
-      you.busy = false;
+      if (!stale()) you.busy = false;
     }
   });
   $("gy-new").addEventListener("click", youStart);
