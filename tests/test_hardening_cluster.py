@@ -175,3 +175,53 @@ def test_a_worker_over_its_memory_limit_ends_as_one_cluster_error():
             list(backend.imap_unordered(hog, [()]))
         with pytest.raises(ClusterError, match="died"):
             list(backend.map(hog, [()]))
+
+
+# each ranking task first leaves a file in the working folder, then sleeps far longer than the test waits
+STUCK_RANKING = '''
+import sys
+import time
+from pathlib import Path
+from pipeline.search import openers
+
+_rank_task = openers._rank_task
+
+
+def stuck_rank_task(*args):
+    Path(f"started-{time.time_ns()}").touch()
+    time.sleep(600)
+    return _rank_task(*args)
+
+
+openers._rank_task = stuck_rank_task
+from solver.cli.main import app
+sys.argv = ["deduce", *sys.argv[1:]]
+app()
+'''
+
+
+def test_ctrl_c_stops_a_local_ranking_at_once_with_its_tasks_running(tmp_path):
+    """Ctrl-C in `deduce openers --exact --all --jobs 2` ends the run within seconds, although the
+    workers' tasks would run on for minutes (the kernels do not look at signals), with status 130."""
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    answers, guesses = exhaustive.small_word_lists(60, seed=4, extra_guesses=40)
+    (lists / "a.txt").write_text("\n".join(answers) + "\n")
+    (lists / "g.txt").write_text("\n".join(guesses) + "\n")
+    runner = subprocess.Popen([sys.executable, "-c", STUCK_RANKING, "openers", "wordle", "--exact", "--all",
+                               "--answers", str(lists / "a.txt"), "--guesses", str(lists / "g.txt"), "--jobs", "2"],
+                              cwd=tmp_path, env=environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        wait_for(lambda: len(list(tmp_path.glob("started-*"))) >= 2 or runner.poll() is not None, "two tasks running")
+        began = time.monotonic()
+        runner.send_signal(signal.SIGINT)
+        out, err = runner.communicate(timeout=60)
+        stopped = time.monotonic() - began
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert runner.returncode == 130, (out, err)
+    assert stopped < 20, stopped
+    assert "Traceback" not in err, err

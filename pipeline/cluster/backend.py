@@ -298,6 +298,11 @@ class Local:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield future.result()
+        except KeyboardInterrupt:
+            # Ctrl-C: the workers' kernels do not look at signals, so the tasks running would finish
+            # first (a minute or more); they are stopped instead (the next run makes a new executor)
+            executor.shutdown(wait=False, kill_workers=True)
+            raise
         finally:
             for future in pending:
                 future.cancel()
