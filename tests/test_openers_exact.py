@@ -5,8 +5,14 @@ Mastermind (Koyama and Lai: 5625 guesses over the 1296 codes, opening 1123) and 
 exact total."""
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 from pipeline.search.openers import (
     OpenerTotal,
@@ -17,6 +23,7 @@ from pipeline.search.openers import (
     ranking_path,
     table_for,
 )
+from pipeline.tables import build_table
 from solver.core import kernels, strategy
 from solver.core.registry import get_game
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
@@ -113,3 +120,29 @@ def test_openers_held_by_the_ranking_are_answered_from_it():
     assert out[-3:] == ["In the exact opener ranking (deduce openers --exact --all):",
                         "  SALET 7920: exact (the least total of a tree opening with it)",
                         f"  AHIGH >= {held['AHIGH']}: a proven lower bound"]
+
+
+DEDUCE = "import sys; from solver.cli.main import app; sys.argv = ['deduce', *sys.argv[1:]]; app()"
+
+
+@pytest.mark.parametrize("game, opener, jobs", [("wordle", "FUZZY", "1"), ("bulls", "0123", "2")])
+def test_ctrl_c_stops_an_exact_opener_search_at_once(game, opener, jobs):
+    """Ctrl-C during a long search (Wordle hard FUZZY: minutes in one kernel call on the main thread;
+    Bulls and Cows 0123 with its classes on 2 threads) ends the command within seconds, status 130."""
+    build_table(get_game(game, "normal" if game == "wordle" else "default"))  # the search starts at once
+    args = ["openers", game, "--exact", "--words", opener, "--jobs", jobs] + (["--hard"] if game == "wordle" else [])
+    runner = subprocess.Popen([sys.executable, "-c", DEDUCE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        time.sleep(8)
+        assert runner.poll() is None, runner.communicate()
+        began = time.monotonic()
+        runner.send_signal(signal.SIGINT)
+        out, err = runner.communicate(timeout=60)
+        stopped = time.monotonic() - began
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert runner.returncode == 130 and stopped < 10, (stopped, out, err)
+    assert "Traceback" not in err, err

@@ -24,6 +24,8 @@ from solver.core.search.kernel import INF, Workspace
 from solver.core.search.nodes import Nodes
 
 NO_LIMIT = 1 << 62  # a work limit never reached: the check is on, for another thread to lower
+WATCHED_SIZE = 64  # main-thread searches of more targets run in a thread that Ctrl-C stops (`_search`)
+WATCH_SECONDS = 0.2  # how often the main thread wakes up while it waits for such a search
 PROGRESS_SECONDS = 2.0  # `value_until` reports progress this often
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
 ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
@@ -195,8 +197,7 @@ class Searcher:
         pool = self.all_guesses if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
         self.ws.best[0] = -1
         limit = INF + 1 if beta is None else np.int64(beta)
-        value = int(kernel.search(self.ws, H, np.int64(r), limit, np.int64(0), pool, np.uint64(ghash), np.int64(free),
-                                  np.int64(forced)))
+        value = self._search(H, r, limit, pool, ghash, free, forced)
         if forced >= 0:
             return value, (forced if value < limit else -1)
         return value, (int(self.ws.best[0]) if value < limit else -1)
@@ -279,8 +280,42 @@ class Searcher:
         limit = INF + 1 if beta is None else int(beta)
         if self.symmetric:
             return self.guess_value(H, r, limit, (), row)
-        return int(kernel.search(self.ws, H, np.int64(r), np.int64(limit), np.int64(0), self.all_guesses,
-                                 np.uint64(0), np.int64(0), np.int64(row)))
+        return self._search(H, r, limit, self.all_guesses, 0, 0, row)
+
+    def _search(self, H: np.ndarray, r: int, limit: int, pool: np.ndarray, ghash: int, free: int, forced: int) -> int:
+        """Return `kernel.search` at depth 0. In the main thread, where Ctrl-C arrives, a search of more
+        than WATCHED_SIZE targets runs in a worker thread (the kernel does not hold the GIL, and looks at
+        no signal) and is stopped at once by Ctrl-C here instead of when it finishes, minutes later."""
+        args = (self.ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
+                np.int64(forced))
+        if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():
+            return int(kernel.search(*args))
+        ws, outcome = self.ws, {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = int(kernel.search(*args))
+            except BaseException as err:  # handed to this thread
+                outcome["error"] = err
+
+        limit_before = int(ws.params[kernel.WORK_LIMIT])
+        if limit_before == 0:  # the per-node check on, never reached unless lowered below
+            ws.params[kernel.WORK_LIMIT] = NO_LIMIT
+        worker = threading.Thread(target=run, name="exact-search", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(WATCH_SECONDS)
+        except BaseException:  # Ctrl-C: stop the kernel, then let the interrupt go on
+            ws.params[kernel.WORK_LIMIT] = 1
+            worker.join()
+            ws.stats[kernel.ABORTED] = 0
+            raise
+        finally:
+            ws.params[kernel.WORK_LIMIT] = limit_before
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     # -- the first levels with symmetry: guesses reduced to one per class of equivalent guesses --
     @property

@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from solver.core.search.engine import INF, Searcher
+from solver.core.search import kernel
+from solver.core.search.engine import INF, NO_LIMIT, Searcher
 
 
 class ThreadedTotals:
@@ -28,10 +29,25 @@ class ThreadedTotals:
                                        for _ in range(threads - 1)]
 
     def _run(self, work) -> None:
-        """Run `work(searcher)` in one thread per searcher; re-raise the first error."""
-        with ThreadPoolExecutor(len(self.searchers), thread_name_prefix="exact-class") as pool:
+        """Run `work(searcher)` in one thread per searcher; re-raise the first error. Ctrl-C (or another
+        error) here stops the threads' kernels at once: each checks its work limit at every node."""
+        limits = [int(s.ws.params[kernel.WORK_LIMIT]) for s in self.searchers]
+        for searcher, limit in zip(self.searchers, limits):
+            if limit == 0:
+                searcher.ws.params[kernel.WORK_LIMIT] = NO_LIMIT
+        pool = ThreadPoolExecutor(len(self.searchers), thread_name_prefix="exact-class")
+        try:
             for future in [pool.submit(work, searcher) for searcher in self.searchers]:
                 future.result()
+        except BaseException:
+            for searcher in self.searchers:
+                searcher.ws.params[kernel.WORK_LIMIT] = 1
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            for searcher, limit in zip(self.searchers, limits):
+                searcher.ws.params[kernel.WORK_LIMIT] = limit
+                searcher.ws.stats[kernel.ABORTED] = 0
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
         """Return the least total over every target of a tree opening with guess `row` (within `r`
