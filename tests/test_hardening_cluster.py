@@ -24,6 +24,7 @@ import pytest
 from pipeline import cluster
 from pipeline.cluster.backend import ClusterError
 from tests import exhaustive
+from tests.interrupt import interrupt
 from tests.test_cli import ok
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install '.[dask]'")
@@ -208,20 +209,12 @@ def test_ctrl_c_stops_a_local_ranking_at_once_with_its_tasks_running(tmp_path):
     answers, guesses = exhaustive.small_word_lists(60, seed=4, extra_guesses=40)
     (lists / "a.txt").write_text("\n".join(answers) + "\n")
     (lists / "g.txt").write_text("\n".join(guesses) + "\n")
-    runner = subprocess.Popen([sys.executable, "-c", STUCK_RANKING, "openers", "wordle", "--exact", "--all",
-                               "--answers", str(lists / "a.txt"), "--guesses", str(lists / "g.txt"), "--jobs", "2"],
-                              cwd=tmp_path, env=environment(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-    try:
+    args = [sys.executable, "-c", STUCK_RANKING, "openers", "wordle", "--exact", "--all", "--answers",
+            str(lists / "a.txt"), "--guesses", str(lists / "g.txt"), "--jobs", "2"]
+
+    def two_tasks_running(runner) -> None:
         wait_for(lambda: len(list(tmp_path.glob("started-*"))) >= 2 or runner.poll() is not None, "two tasks running")
-        began = time.monotonic()
-        runner.send_signal(signal.SIGINT)
-        out, err = runner.communicate(timeout=60)
-        stopped = time.monotonic() - began
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-            runner.wait()
-    assert runner.returncode == 130, (out, err)
-    assert stopped < 20, stopped
+
+    status, stopped, out, err = interrupt(args, two_tasks_running, cwd=tmp_path, env=environment(tmp_path))
+    assert status == 130 and stopped < 20, (stopped, out, err)
     assert "Traceback" not in err, err

@@ -5,8 +5,6 @@ Mastermind (Koyama and Lai: 5625 guesses over the 1296 codes, opening 1123) and 
 exact total."""
 from __future__ import annotations
 
-import signal
-import subprocess
 import sys
 import time
 
@@ -26,6 +24,7 @@ from pipeline.search.openers import (
 from pipeline.tables import build_table
 from solver.core import kernels, strategy
 from solver.core.registry import get_game
+from tests.interrupt import interrupt
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
 
 MASTERMIND = {"1123": 5625, "1122": 5702, "1234": 5673, "1111": 6318}
@@ -131,18 +130,6 @@ def test_ctrl_c_stops_an_exact_opener_search_at_once(game, opener, jobs):
     Bulls and Cows 0123 with its classes on 2 threads) ends the command within seconds, status 130."""
     build_table(get_game(game, "normal" if game == "wordle" else "default"))  # the search starts at once
     args = ["openers", game, "--exact", "--words", opener, "--jobs", jobs] + (["--hard"] if game == "wordle" else [])
-    runner = subprocess.Popen([sys.executable, "-c", DEDUCE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-    try:
-        time.sleep(8)
-        assert runner.poll() is None, runner.communicate()
-        began = time.monotonic()
-        runner.send_signal(signal.SIGINT)
-        out, err = runner.communicate(timeout=60)
-        stopped = time.monotonic() - began
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-            runner.wait()
-    assert runner.returncode == 130 and stopped < 10, (stopped, out, err)
+    status, stopped, out, err = interrupt([sys.executable, "-c", DEDUCE, *args], lambda runner: time.sleep(8))
+    assert status == 130 and stopped < 10, (stopped, out, err)
     assert "Traceback" not in err, err
