@@ -9,6 +9,7 @@ changes nothing, and a build resumes from its checkpoints.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -324,3 +325,33 @@ def test_refined_classes_take_the_best_tree_of_each_k():
         assert result.value == expected and result.nodes.subtree[0] == result.value
         gained += values[0] - result.value
     assert gained > 0
+
+
+@pytest.mark.parametrize("name", ["wordle-30+30", "mastermind-3x3"])
+def test_splitting_guesses_follow_the_class_count_then_the_sum_of_squares(name):
+    game = SMALL_GAMES[name]()
+    searcher = searched(game, 6)
+    positions = np.arange(0, game.n_targets, 2)
+    naive = []
+    for row in range(game.n_guesses):
+        sizes = Counter(game.code(row, int(game.target_index[p])) for p in positions)
+        naive.append((-len(sizes), sum(s * s for s in sizes.values()), row))
+    expected = [row for _, _, row in sorted(naive)[:12]]
+    assert searcher.splitting_guesses(positions, 12).tolist() == expected
+    pool = np.arange(0, game.n_guesses, 3)
+    assert searcher.splitting_guesses(positions, 5, pool).tolist() == [row for _, _, row in sorted(
+        item for item in naive if item[2] % 3 == 0)[:5]]
+
+
+@pytest.mark.parametrize("name", ["wordle-30+30", "wordle-ight-hard", "mastermind-2x4"])
+def test_tree_grown_from_a_given_first_guess_totals_its_forced_value(name):
+    game = SMALL_GAMES[name]()
+    searcher = searched(game, 6)
+    positions = np.arange(game.n_targets)
+    best, _ = searcher.best(positions, 6, None, ())
+    for row in searcher.splitting_guesses(positions, 4):
+        value, _ = searcher.value(positions, 6, forced=int(row))
+        if value >= INF:
+            continue
+        nodes = searcher.grow(positions, 6, first=int(row))
+        assert nodes.guess[0] == row and nodes.subtree[0] == value >= best

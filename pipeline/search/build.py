@@ -71,6 +71,10 @@ class Plan:
     # in k: which guesses are a node's k best depends on the cut-off it is reached with)
     refine_k: tuple[int, ...] = ()
     refine_size: int = 0
+    # top-k only: a root class whose best guess is not among its k leading ones (none of them finished
+    # it: the order misjudges the set) is searched again from each of its `refine_split` guesses with
+    # the most classes (`Searcher.splitting_guesses`), every level widened, the best tree kept
+    refine_split: int = 0
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -79,6 +83,7 @@ class Plan:
         text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")) if self.worst_first else ""
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
+        text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -196,12 +201,12 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     if plan.seed_k and options.proves:
         upper, _ = _seed(game, table, plan, root, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
-    value, _ = searcher.best(group, r, beta, path, guesses, ghash)
+    value, first = searcher.best(group, r, beta, path, guesses, ghash)
     while value >= INF and not options.proves and 0 < options.widen <= r:  # widened one level more
         options = replace(options, widen=options.widen + 1)
         searcher = _searcher(game, table, options)
         before = searcher.stats
-        value, _ = searcher.best(group, r, beta, path, guesses, ghash)
+        value, first = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
         raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
     nodes = _grow(searcher, group, r, value, history, guesses, ghash)
@@ -220,11 +225,32 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
             work = work + _work(other, other_before)
             if value <= lower:
                 break
+        if plan.refine_split and lower < value and first not in searcher.leading_guesses(group, r, options.k, guesses):
+            value, nodes, extra = _refine_split(game, table, plan, group, r, value, nodes, first, history, guesses,
+                                                ghash)
+            work = work + extra
     nodes.feedback[0] = code
     result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
     if checkpoint is not None:
         _save(checkpoint / f"class-{code}.npz", result)
     return result
+
+
+def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, r: int, value: int, nodes: Nodes,
+                  first: int, history, guesses, ghash) -> tuple[int, Nodes, Stats]:
+    """Return (value, tree, work) of a misjudged class after trying each of its `plan.refine_split` guesses
+    with the most classes as its first guess, every level widened; the given tree where none is better."""
+    wide = _searcher(game, table, replace(plan.options, widen=r + 1))
+    before = wide.stats
+    for row in wide.splitting_guesses(group, plan.refine_split, guesses):
+        if row == first:
+            continue
+        found, _ = wide.value(group, r, guesses, ghash, beta=value, forced=int(row))
+        if found < value:
+            tree = wide.grow(group, r, history, guesses, ghash, first=int(row))
+            if tree.subtree[0] < value:  # the tree grown is the value that counts (top-k: the cut-off matters)
+                value, nodes = int(tree.subtree[0]), tree
+    return value, nodes, _work(wide, before)
 
 
 @dataclass

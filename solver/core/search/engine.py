@@ -382,12 +382,15 @@ class Searcher:
             total += value - bounds[i]
         return min(total, INF) if total >= beta else total
 
+    def _class_sizes(self, guesses: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """Return sizes[i, code]: how many of `positions` guess row guesses[i] gives each code."""
+        codes = self.table[np.ix_(guesses, positions)].astype(np.int64)
+        codes += (np.arange(guesses.size, dtype=np.int64) * self.game.n_codes)[:, None]
+        return np.bincount(codes.ravel(), minlength=guesses.size * self.game.n_codes).reshape(guesses.size, -1)
+
     def _guess_bounds(self, guesses: np.ndarray, positions: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
         """Return (bound, ordering key) of each guess at a node, as the kernel computes them."""
-        codes = self.table[np.ix_(guesses, positions)].astype(np.int64)
-        n_codes = self.game.n_codes
-        sizes = np.zeros((guesses.size, n_codes), np.int64)
-        np.add.at(sizes, (np.repeat(np.arange(guesses.size), positions.size), codes.ravel()), 1)
+        sizes = self._class_sizes(guesses, positions)
         win = self.game.win_code
         hit = sizes[:, win]
         sizes[:, win] = 0
@@ -397,17 +400,32 @@ class Searcher:
         bound = np.where(useless, INF, np.minimum(bound, INF))
         return bound, bound * positions.size + 2 * (sizes * sizes).sum(axis=1)
 
-    def leading_guesses(self, positions: np.ndarray, r: int, k: int) -> np.ndarray:
-        """Return the `k` guess rows the search expands first at a node of `positions` with r guesses
-        left (least bound, then least ordering key; guesses that cannot help are left out)."""
+    def leading_guesses(self, positions: np.ndarray, r: int, k: int, guesses: np.ndarray | None = None) -> np.ndarray:
+        """Return the `k` guess rows (of `guesses`, default all) the search expands first at a node of
+        `positions` with r guesses left (least bound, then least ordering key; guesses that cannot help
+        are left out)."""
+        pool = self.all_guesses if guesses is None else np.asarray(guesses)
         bounds, keys = [], []
-        for start in range(0, self.all_guesses.size, 1024):  # blocks: a few hundred MB at most
-            b, key = self._guess_bounds(self.all_guesses[start:start + 1024].astype(np.int64), positions, r)
+        for start in range(0, pool.size, 1024):  # blocks: a few hundred MB at most
+            b, key = self._guess_bounds(pool[start:start + 1024].astype(np.int64), positions, r)
             bounds.append(b)
             keys.append(key)
         bound, key = np.concatenate(bounds), np.concatenate(keys)
         order = [int(i) for i in np.argsort(key, kind="stable") if bound[i] < INF]
-        return self.all_guesses[order[:k]].astype(np.int64)
+        return pool[order[:k]].astype(np.int64)
+
+    def splitting_guesses(self, positions: np.ndarray, count: int, guesses: np.ndarray | None = None) -> np.ndarray:
+        """Return the `count` guess rows (of `guesses`, default all) that split `positions` into the most
+        classes, the least sum of squared class sizes first among equals: an order of its own, for sets
+        that the search's order misjudges."""
+        pool = self.all_guesses if guesses is None else np.asarray(guesses)
+        classes, squares = [], []
+        for start in range(0, pool.size, 1024):  # blocks: a few hundred MB at most
+            sizes = self._class_sizes(pool[start:start + 1024].astype(np.int64), positions)
+            classes.append((sizes > 0).sum(axis=1))
+            squares.append((sizes * sizes).sum(axis=1))
+        order = np.lexsort((np.concatenate(squares), -np.concatenate(classes)))
+        return pool[order[:count]].astype(np.int64)
 
     def _prover(self) -> "Searcher":
         # a top-k searcher's prove-mode twin, made once: its set-up reads the whole table
@@ -457,17 +475,20 @@ class Searcher:
             r -= 1
         return r
 
-    def grow(self, positions: np.ndarray, r: int, history=(), guesses=None, ghash: int = 0) -> Nodes:
-        """Return the optimal subtree (root parent -1) of these target positions within r guesses."""
+    def grow(self, positions: np.ndarray, r: int, history=(), guesses=None, ghash: int = 0, first: int = -1) -> Nodes:
+        """Return the optimal subtree (root parent -1) of these target positions within r guesses;
+        with `first` >= 0, the best one whose root plays that guess row."""
         if guesses is None:
             guesses, ghash = self.allowed_after(history)
         nodes = Nodes()
         path = tuple(int(g) for g, _ in history)
-        self._grow(nodes, -1, -1, np.asarray(positions, np.int64), r, guesses, ghash, path)
+        self._grow(nodes, -1, -1, np.asarray(positions, np.int64), r, guesses, ghash, path, first)
         return nodes
 
-    def _grow(self, nodes: Nodes, parent: int, code: int, positions, r, guesses, ghash, path) -> int:
-        if positions.size <= 2:
+    def _grow(self, nodes: Nodes, parent: int, code: int, positions, r, guesses, ghash, path, first=-1) -> int:
+        if first >= 0:
+            guess = int(first)
+        elif positions.size <= 2:
             guess = int(self.game.target_index[positions[0]])
         else:
             value, guess = self.best(positions, r, None, path, guesses, ghash)
