@@ -355,3 +355,37 @@ def test_tree_grown_from_a_given_first_guess_totals_its_forced_value(name):
             continue
         nodes = searcher.grow(positions, 6, first=int(row))
         assert nodes.guess[0] == row and nodes.subtree[0] == value >= best
+
+
+def test_misjudged_classes_are_searched_again_from_their_most_splitting_guesses():
+    # the -ILLS and -ELLS words with 300 other guesses: after BETTY, the one leading guess (k=1) of a
+    # class finishes none of it, so that class is searched again from each of its 8 most-splitting
+    # guesses, every level widened; it gains, and its value is the least of the trees so found
+    words = list(wordle.game(False, all_words=True).labels)
+    family = tuple(w for w in words if w[2:] == "LLS" and w[1] in "IE")
+    extra = np.random.default_rng(0).choice(words, 300, replace=False)
+    game = wordle.game(False, family, tuple(sorted(set(family) | set(extra) | {"BETTY"})))
+    table = kernels.feedback_table(game)
+    plain = Plan(SearchOptions(mode="top-k", k=1, widen=1, max_guesses=6, memo_bits=12), opener="BETTY",
+                 bound_seconds=0)
+    refined = replace(plain, refine_split=8)
+    assert refined.describe().endswith("-split8")
+    root = game.index_of("BETTY")
+    searcher = Searcher(game, table, SearchOptions(memo_bits=10))
+    gained = 0
+    for code, group in searcher.split(root, np.arange(game.n_targets)):
+        try:
+            before = solve_class(game, table, plain, root, code, group)
+        except RuntimeError:  # no tree of this search finishes the class within the guesses
+            continue
+        after = solve_class(game, table, refined, root, code, group)
+        assert after.nodes.subtree[0] == after.value <= before.value and max(after.nodes.depth) + 1 <= 6
+        if before.nodes.guess[0] in searcher.leading_guesses(group, 5, 1):
+            assert after.value == before.value
+            continue
+        wide = Searcher(game, table, SearchOptions(mode="top-k", k=1, widen=6, max_guesses=6, memo_bits=12))
+        trees = [wide.grow(group, 5, ((root, code),), first=int(row)) for row in wide.splitting_guesses(group, 8)
+                 if wide.value(group, 5, forced=int(row))[0] < INF]
+        assert after.value == min([before.value] + [int(tree.subtree[0]) for tree in trees])
+        gained += before.value - after.value
+    assert gained > 0
