@@ -252,6 +252,35 @@ def test_widened_top_k_finishes_wherever_a_tree_exists(name, cap):
         assert nodes.subtree[0] == widened and max(nodes.depth) < cap
 
 
+@pytest.mark.parametrize("name, cap", [("wordle-ight-hard", 4), ("wordle-ight-hard", 5), ("wordle-ight", 4)])
+def test_a_widened_search_remembers_the_sets_it_gave_up_on(name, cap):
+    # a set that no guess finishes, searched every level widened, is given up on once: asked again, the
+    # memo answers (no full scoring pass) and the answer is the same
+    game = SMALL_GAMES[name]()
+    searcher = searched(game, cap, mode="top-k", k=1, widen=cap + 1)
+    first = search_total(searcher, cap)
+    passes = searcher.stats.full
+    assert math.isinf(first) and math.isinf(search_total(searcher, cap))
+    assert searcher.stats.full == passes
+
+
+@pytest.mark.parametrize("name", ["wordle-ight-hard", "wordle-ight", "wordle-30-hard", "mastermind-3x3"])
+@pytest.mark.parametrize("cap", [4, 5, 6])
+def test_a_set_given_up_on_unwidened_is_searched_again_where_widened(name, cap):
+    # one memo, widened at the first level only: the root classes are first reached one level down (not
+    # widened), then searched as roots of their own (widened): each value is what a fresh search gives
+    game = SMALL_GAMES[name]()
+    shared = searched(game, cap, mode="top-k", k=1, widen=1)
+    positions = np.arange(game.n_targets)
+    root = int(shared.leading_guesses(positions, cap, 1)[0])
+    shared.value(positions, cap)
+    for code, group in shared.split(root, positions):
+        if code == game.win_code:
+            continue
+        fresh = searched(game, cap, mode="top-k", k=1, widen=1)
+        assert shared.value(group, cap - 1)[0] == fresh.value(group, cap - 1)[0], game.decode(code)
+
+
 def test_widening_is_in_the_strategy_name():
     assert SearchOptions(mode="top-k", k=30, widen=1).describe() == "exact-top30-widen1-max6"
     assert SearchOptions(widen=1).describe() == "exact-prove-max6"  # prove mode tries every guess anyway

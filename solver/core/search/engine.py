@@ -200,7 +200,8 @@ class Searcher:
         value = self._search(H, r, limit, pool, ghash, free, forced)
         if forced >= 0:
             return value, (forced if value < limit else -1)
-        return value, (int(self.ws.best[0]) if value < limit else -1)
+        best = int(self.ws.best[0])  # negative: a given-up set answered from the memo
+        return value, (best if value < limit and best >= 0 else -1)
 
     def bounded_value(self, positions: np.ndarray, r: int, work_limit: int, guesses: np.ndarray | None = None,
                       ghash: int = 0, forced: int = -1) -> tuple[int, int] | None:

@@ -25,7 +25,10 @@ classes any guess makes), per-guess sums of the class bounds, memoised bounds, a
 (no candidate splits the class into singletons). Children are searched smallest first with the
 sibling-aware cut-off ``beta - (total - bound(child))``. Solved sets are memoised in an
 open-addressing table keyed by two order-independent 64-bit hashes of the set (plus the guesses
-left and, in hard mode, a hash of the allowed list), storing ``[lower, upper]`` and the best guess.
+left and, in hard mode, a hash of the allowed list), storing ``[lower, upper]`` and the best guess;
+a set given up on (lower bound ``INF``) stores instead how many levels of its search went on past the
+k best (top-k widening, `settled`), so that a node widened further searches it again and one widened
+as far does not.
 
 One self-recursive function (Numba caches it; mutual recursion crashes its cache loader).
 `ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
@@ -137,6 +140,8 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
             if hi < ws.memo_hi[s]:
                 ws.memo_hi[s] = hi
                 ws.memo_guess[s] = guess
+            elif lo >= INF and guess < ws.memo_guess[s] < 0:
+                ws.memo_guess[s] = guess  # given up on again, widened more levels below
             return
         if victim < 0 or ws.memo_size[s] < ws.memo_size[victim]:
             victim = s
@@ -149,6 +154,23 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
     ws.memo_hi[victim] = hi
     ws.memo_guess[victim] = guess
     ws.memo_size[victim] = n
+
+
+@njit(cache=True)
+def widened_levels(ws, d, r):
+    """Return how many levels of a search at depth `d` with `r` guesses left go on past the k best
+    (top-k: `params[WIDEN]`; 0 below it): the node's own and those below it."""
+    return max(0, min(ws.params[WIDEN] - d, r))
+
+
+@njit(cache=True)
+def settled(ws, slot, d, r):
+    """Return whether a memo entry may answer a node at depth `d` with `r` guesses left: any entry
+    but a set given up on (lower bound INF) by a search widened fewer levels than this node's. Such
+    an entry records its widened levels as its guess, -1 - levels (-1: not widened)."""
+    if ws.memo_lo[slot] < INF:
+        return True
+    return -1 - ws.memo_guess[slot] >= widened_levels(ws, d, r)
 
 
 @njit(cache=True)
@@ -241,7 +263,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if not hard:  # hard mode: the key needs the child's allowed list, made in pass 3
                 c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
                 slot = memo_find(ws, c1, c2)
-                if slot >= 0:
+                if slot >= 0 and settled(ws, slot, d + 1, r - 1):
                     lo = ws.memo_lo[slot]
                     if lo == ws.memo_hi[slot]:
                         ws.cls_exact[d, j] = 1
@@ -327,8 +349,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # -- memo ------------------------------------------------------------------------------
     h1, h2 = set_hash(ws, H, r, ghash)
     slot = memo_find(ws, h1, h2) if free else -1
-    if slot >= 0 and d < ws.params[WIDEN] and ws.memo_lo[slot] >= INF:
-        slot = -1  # given up on where it was not widened: widened here, it may still finish
+    if slot >= 0 and not settled(ws, slot, d, r):
+        slot = -1  # given up on where it was widened less: widened here, it may still finish
     if slot >= 0:
         lo = ws.memo_lo[slot]
         if lo == ws.memo_hi[slot]:
@@ -352,7 +374,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if 2 * n > lb:
             lb = 2 * n
             if lb >= beta:
-                memo_store(ws, h1, h2, n, lb, INF, -1)
+                memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
                 return lb
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
     ws.stats[FULL] += 1
@@ -416,7 +438,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         lb = node_lb
     if lb >= beta:
         if free:
-            memo_store(ws, h1, h2, n, lb, INF, -1)
+            memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
         return lb
     ws.useful_count[d] = u
     child_free = np.int64(2) if keep else free
@@ -452,7 +474,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         elif total < failed:
             failed = total
     if best_guess >= 0:
-        if free:
+        if free and best >= INF:  # a cut-off above INF takes an unfinishable guess: given up on
+            memo_store(ws, h1, h2, n, INF, INF, -1 - widened_levels(ws, d, r))
+        elif free:
             memo_store(ws, h1, h2, n, best, best, best_guess)
         ws.best[d] = best_guess
         return best
@@ -461,7 +485,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     if lb > INF:
         lb = INF
     if free:
-        memo_store(ws, h1, h2, n, lb, INF, -1)
+        memo_store(ws, h1, h2, n, lb, INF, -1 - widened_levels(ws, d, r) if lb >= INF else -1)
     return lb
 
 
