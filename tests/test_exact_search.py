@@ -418,3 +418,32 @@ def test_misjudged_classes_are_searched_again_from_their_most_splitting_guesses(
         assert after.value == min([before.value] + [int(tree.subtree[0]) for tree in trees])
         gained += before.value - after.value
     assert gained > 0
+
+
+@pytest.mark.parametrize("name", ["wordle-30+30", "wordle-30-hard", "mastermind-3x3"])
+def test_a_class_out_of_widening_work_is_searched_widened_less(name):
+    # every level widened within a work budget: a class that runs out of it (here: any class needing a
+    # full scoring pass) gets the value of the search widened `fallback_widen` levels; a budget no class
+    # reaches changes nothing
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    deep = Plan(SearchOptions(mode="top-k", k=1, widen=6, max_guesses=6, memo_bits=12), bound_seconds=0)
+    limited, ample = replace(deep, widen_work=1, fallback_widen=1), replace(deep, widen_work=10**12)
+    assert limited.describe().endswith("-widenwork1e00-then1")
+    searcher = Searcher(game, table, SearchOptions(memo_bits=10))
+    positions = np.arange(game.n_targets)
+    root = int(searcher.leading_guesses(positions, 6, 1)[0])
+    checked = 0
+    for code, group in searcher.split(root, positions):
+        if code == game.win_code or group.size <= 2:
+            continue
+        guesses, ghash = searcher.allowed_after(((root, code),))
+        shallow = Searcher(game, table, SearchOptions(mode="top-k", k=1, widen=1, max_guesses=6, memo_bits=12))
+        expected, _ = shallow.value(group, 5, guesses, ghash)
+        if expected >= INF:
+            continue
+        assert solve_class(game, table, limited, root, code, group).value == expected
+        assert solve_class(game, table, ample, root, code, group).value == solve_class(game, table, deep, root, code,
+                                                                                           group).value
+        checked += 1
+    assert checked > 0

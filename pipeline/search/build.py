@@ -75,6 +75,11 @@ class Plan:
     # it: the order misjudges the set) is searched again from each of its `refine_split` guesses with
     # the most classes (`Searcher.splitting_guesses`), every level widened, the best tree kept
     refine_split: int = 0
+    # top-k only: a root class whose search scores more than `widen_work` (guess, target) pairs with the
+    # options' widening is searched again widened `fallback_widen` levels (more only where it gives up):
+    # deep widening gains where it is cheap and explodes on a few classes (0: no limit)
+    widen_work: int = 0
+    fallback_widen: int = 2
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -84,6 +89,8 @@ class Plan:
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
+        if self.widen_work and not self.options.proves:
+            text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -201,7 +208,14 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
     if plan.seed_k and options.proves:
         upper, _ = _seed(game, table, plan, root, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
-    value, first = searcher.best(group, r, beta, path, guesses, ghash)
+    found = None
+    if plan.widen_work and not options.proves:
+        found = searcher.bounded_value(group, r, plan.widen_work, guesses, ghash)
+        if found is None:  # out of work widened so deep: fewer levels
+            options = replace(options, widen=min(options.widen, plan.fallback_widen))
+            searcher = _searcher(game, table, options)
+            before = searcher.stats
+    value, first = found if found is not None else searcher.best(group, r, beta, path, guesses, ghash)
     while value >= INF and not options.proves and 0 < options.widen <= r:  # widened one level more
         options = replace(options, widen=options.widen + 1)
         searcher = _searcher(game, table, options)
