@@ -28,7 +28,9 @@ open-addressing table keyed by two order-independent 64-bit hashes of the set (p
 left and, in hard mode, a hash of the allowed list), storing ``[lower, upper]`` and the best guess;
 a set given up on (lower bound ``INF``) stores instead how many levels of its search went on past the
 k best (top-k widening, `settled`), so that a node widened further searches it again and one widened
-as far does not.
+as far does not. Past the k best, a widened node first asks of each guess whether it finishes the
+set at all (a feasibility search below it, `params[FIRST]`, memoised under keys of its own), and
+values only one that does.
 
 One self-recursive function (Numba caches it; mutual recursion crashes its cache loader).
 `ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
@@ -100,6 +102,9 @@ def set_hash(ws, H, r, ghash):
         h2 += z[1, H[i]]
     h1 ^= np.uint64(r) * np.uint64(0x9E3779B97F4A7C15) + ghash
     h2 += np.uint64(r) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(H.shape[0]) + ghash * np.uint64(3)
+    if ws.params[FIRST]:  # a feasibility search's values are upper bounds: keys of their own
+        h1 ^= np.uint64(0x94D049BB133111EB)
+        h2 += np.uint64(0x2545F4914F6CDD1D)
     if h2 == 0:
         h2 = np.uint64(1)
     return h1, h2
@@ -462,6 +467,16 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if ws.cand_bound[d, j] < failed:
                 failed = ws.cand_bound[d, j]
             continue
+        if oi >= limit and ws.params[FIRST] == 0:
+            # widened past the k best: first ask whether g finishes H at all, each node below stopping
+            # at its first guess that finishes (far cheaper than valuing g); most such guesses do not
+            ws.params[FIRST] = 1
+            finishes = search(ws, H, r, beta, d, guesses, ghash, child_free, np.int64(g)) < INF
+            ws.params[FIRST] = 0
+            if ws.stats[ABORTED]:
+                return INF
+            if not finishes:
+                continue
         total = search(ws, H, r, beta, d, guesses, ghash, child_free, np.int64(g))
         if ws.stats[ABORTED]:
             return INF
