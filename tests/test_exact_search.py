@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pipeline.search.build import Plan, build, checkpoint_dir, solve_class
+from pipeline.search.build import Plan, build, checkpoint_dir, solve_class, solve_node
 from pipeline.search.depth import NoTreeWithin, least_worst_case, three_suffice
 from solver.core import kernels
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
@@ -447,3 +447,64 @@ def test_a_class_out_of_widening_work_is_searched_widened_less(name):
                                                                                            group).value
         checked += 1
     assert checked > 0
+
+
+def ares_ills_hard():
+    """Hard mode with the -ARES, -ILLS and -ELLS families, 40 other answers and 40 more guesses."""
+    words = list(wordle.game(False, all_words=True).labels)
+    family = tuple(w for w in words if w[1:] == "ARES" or (w[2:] == "LLS" and w[1] in "IE"))
+    extra = np.random.default_rng(0).choice(words, 80, replace=False)
+    answers = tuple(sorted(set(family) | set(extra[:40])))
+    return wordle.game(True, answers, tuple(sorted(set(answers) | set(extra) | {"CHOMP"})))
+
+
+def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refute(tmp_path):
+    # below CHOMP, a guess that pins a family down leaves a class hard mode cannot finish in time; a root
+    # class of more than 20 targets has its guesses probed (most classes first) and is played from the
+    # best of its first 3 guesses that a feasibility search does not refute, each valued class by class;
+    # the refutations are checked against a feasibility search through every guess at every node
+    game = ares_ills_hard()
+    table = kernels.feedback_table(game)
+    plan = Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=8, memo_bits=14), opener="CHOMP",
+                bound_seconds=0, split_size=20, split_tries=3, split_probe_work=10**10)
+    assert plan.describe().endswith("-below20-tries3-probe1e10")
+    built = build(game, table, plan, jobs=1, folder=tmp_path)
+    nodes = built.nodes
+    feasible = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=14, first=True))  # every guess: exact
+    searcher = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=10))
+    root = game.index_of("CHOMP")
+    refuted = split_classes = 0
+    for code, group in searcher.split(root, np.arange(game.n_targets)):
+        node = next(i for i in range(len(nodes.parent)) if nodes.parent[i] == 0 and nodes.feedback[i] == code)
+        if group.size <= 20:
+            continue
+        split_classes += 1
+        history = ((root, code),)
+        guesses, ghash = searcher.allowed_after(history)
+        candidates = []
+        for row in searcher.splitting_guesses(group, guesses.size, guesses).tolist():
+            if feasible.value(group, 7, guesses, ghash, forced=row)[0] >= INF:
+                refuted += 1
+            elif len(candidates) < 3:
+                candidates.append(row)
+        totals = {}
+        for row in candidates:
+            values = [solve_node(game, table, plan, history + ((row, child),), sub, finish=False).value
+                      for child, sub in searcher.split(row, group)]
+            totals[row] = min(INF, group.size + sum(values))
+        best = min(totals, key=lambda row: (totals[row], candidates.index(row)))
+        assert (nodes.guess[node], nodes.subtree[node]) == (best, totals[best])
+    assert split_classes > 0 and refuted > 0
+    # the tree finishes every target within 8 guesses, each guess allowed by the hints before it
+    for position in range(game.n_targets):
+        target, node, played = int(game.target_index[position]), 0, []
+        while True:
+            guess = nodes.guess[node]
+            assert game.allowed(game, played)[guess]
+            code = game.code(guess, target)
+            played.append((guess, code))
+            if code == game.win_code:
+                break
+            node = next(i for i in range(node + 1, len(nodes.parent)) if nodes.parent[i] == node
+                        and nodes.feedback[i] == code)
+        assert len(played) <= 8

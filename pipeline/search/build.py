@@ -22,7 +22,7 @@ from joblib import Parallel, delayed
 
 from pipeline import cluster
 from pipeline.cluster.backend import SCRATCH
-from pipeline.search import fanout
+from pipeline.search import fanout, split
 from pipeline.search.bounds import game_lower_bound
 from pipeline.search.depth import WorstCase, least_worst_case
 from pipeline.tables import compute_table
@@ -80,6 +80,13 @@ class Plan:
     # deep widening gains where it is cheap and explodes on a few classes (0: no limit)
     widen_work: int = 0
     fallback_widen: int = 2
+    # top-k only: a root class of more than `split_size` targets is solved below a first guess of its own
+    # (`split`): its allowed guesses probed for feasibility, most classes first, within `split_probe_work`
+    # pairs each; the first `split_tries` not refuted each valued class by class (a task per class), the
+    # best kept (0: never)
+    split_size: int = 0
+    split_tries: int = 2
+    split_probe_work: int = 200_000_000
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -91,6 +98,8 @@ class Plan:
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
         if self.widen_work and not self.options.proves:
             text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
+        if self.split_size and not self.options.proves:
+            text += f"-below{self.split_size}-tries{self.split_tries}-probe{self.split_probe_work:.0e}".replace("+", "")
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -173,11 +182,12 @@ def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher
     return found
 
 
-def _seed(game: Game, table: np.ndarray, plan: Plan, root: int, group: np.ndarray, guesses, ghash) -> tuple[int, int]:
-    """Return (a root class's top-`seed_k` value: an upper bound, INF if none within the guesses;
-    the guess reaching it)."""
+def _seed(game: Game, table: np.ndarray, plan: Plan, path: tuple[int, ...], group: np.ndarray, guesses,
+          ghash) -> tuple[int, int]:
+    """Return (the top-`seed_k` value of the class reached by guess rows `path`: an upper bound, INF if
+    none within the guesses; the guess reaching it)."""
     seeder = _searcher(game, table, replace(plan.options, mode="top-k", k=plan.seed_k, memo_bits=20))
-    return seeder.best(group, plan.options.max_guesses - 1, None, (root,), guesses, ghash)
+    return seeder.best(group, plan.options.max_guesses - len(path), None, path, guesses, ghash)
 
 
 def _work(searcher: Searcher, before: Stats) -> Stats:
@@ -196,17 +206,26 @@ def _grow(searcher: Searcher, group: np.ndarray, r: int, value: int, history, gu
 def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
                 checkpoint: Path | None = None) -> ClassResult:
     """Return the optimal subtree (top-k: the best found) of one root class, shallowest among equals."""
+    return solve_node(game, table, plan, ((root, code),), group, checkpoint / f"class-{code}.npz" if checkpoint else None)
+
+
+def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray,
+               save: Path | None = None, finish: bool = True) -> ClassResult:
+    """Return the optimal subtree (top-k: the best found) of the class reached by `history` ((guess row,
+    code) pairs from the root), shallowest among equals, saved to `save`. A class that no tree
+    finishes within the guesses left raises RuntimeError, or with `finish` False has the value INF
+    (and no nodes)."""
     start = time.perf_counter()
+    code = history[-1][1]
     options = plan.options
     searcher = _searcher(game, table, options)
     before = searcher.stats
-    history = ((root, code),)
     guesses, ghash = searcher.allowed_after(history)
-    r = options.max_guesses - 1
-    path = (root,)
+    r = options.max_guesses - len(history)
+    path = tuple(int(g) for g, _ in history)
     beta = None
     if plan.seed_k and options.proves:
-        upper, _ = _seed(game, table, plan, root, group, guesses, ghash)
+        upper, _ = _seed(game, table, plan, path, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
     found = None
     if plan.widen_work and not options.proves:
@@ -222,6 +241,8 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
         before = searcher.stats
         value, first = searcher.best(group, r, beta, path, guesses, ghash)
     if value >= INF:
+        if not finish:
+            return ClassResult(code, Nodes(), INF, INF, _work(searcher, before), time.perf_counter() - start)
         raise RuntimeError(f"{game.key}: a class of {group.size} targets cannot be finished in {r} more guesses")
     nodes = _grow(searcher, group, r, value, history, guesses, ghash)
     lower = value
@@ -245,8 +266,8 @@ def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int,
             work = work + extra
     nodes.feedback[0] = code
     result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
-    if checkpoint is not None:
-        _save(checkpoint / f"class-{code}.npz", result)
+    if save is not None:
+        _save(save, result)
     return result
 
 
@@ -283,7 +304,7 @@ def seed_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, 
     start = time.perf_counter()
     upper, guess = INF, -1
     if plan.seed_k:
-        upper, guess = _seed(game, table, plan, root, group, *_searcher(game, table, plan.options).allowed_after(()))
+        upper, guess = _seed(game, table, plan, (root,), group, *_searcher(game, table, plan.options).allowed_after(()))
     result = Seeded(code, upper, guess, time.perf_counter() - start)
     _save_object(checkpoint / f"seed-{code}.pkl", result)
     return result
@@ -295,6 +316,41 @@ def solve_unit(game: Game, table: np.ndarray, plan: Plan, root: int, group: np.n
     result = fanout.run_unit(_searcher(game, table, plan.options), root, group, unit)
     _save_object(checkpoint / _unit_name(unit), result)
     return result
+
+
+@dataclass
+class SplitChild:
+    """One class below a split class's candidate first guess `row`, solved (`solve_node`)."""
+
+    code: int  # the split class
+    row: int
+    result: ClassResult
+
+
+def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray, probe: split.Probe,
+                  checkpoint: Path) -> split.ProbeResult:
+    """Return the feasibility probes of one chunk of a split class's guesses, saved as a checkpoint."""
+    searcher = _searcher(game, table, split.probe_options(plan.options))
+    result = split.run_probe(searcher, history, group, probe, plan.split_probe_work)
+    _save_object(checkpoint / _probe_name(probe), result)
+    return result
+
+
+def solve_split_child(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray,
+                      checkpoint: Path) -> SplitChild:
+    """Return one class below a split class's candidate first guess (value INF if none finishes it)."""
+    (_, code), (row, child) = history
+    result = solve_node(game, table, plan, history, group, checkpoint / _split_name(code, row, child), finish=False)
+    return SplitChild(code, row, result)
+
+
+def _split_name(code: int, row: int, child: int) -> str:
+    return f"split-{code}-{row}-{child}.npz"
+
+
+def _probe_name(probe: split.Probe) -> str:
+    text = f"{probe.code}|{probe.rows}"
+    return f"probe-{hashlib.sha256(text.encode()).hexdigest()[:16]}.pkl"
 
 
 def _unit_name(unit: fanout.Unit) -> str:
@@ -350,6 +406,10 @@ def _on_cluster(backend, game: Game, table: np.ndarray, calls: list):
             _save_object(folder / f"seed-{result.code}.pkl", result)
         elif isinstance(result, ClassResult):
             _save(folder / f"class-{result.code}.npz", result)
+        elif isinstance(result, SplitChild):
+            _save(folder / _split_name(result.code, result.row, result.result.code), result.result)
+        elif isinstance(result, split.ProbeResult):
+            _save_object(folder / _probe_name(result.probe), result)
         else:
             _save_object(folder / _unit_name(result.unit), result)
         yield result
@@ -454,12 +514,33 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
             lc.seeded(seeded.upper, seeded.guess, Stats(), seeded.seconds)
         else:
             calls.append((seed_class, (plan, root, code, lc.group, checkpoint)))
-    calls += [(solve_class, (plan, root, code, group, checkpoint)) for code, group in todo if code not in large]
+    splits = _split_classes(searcher, plan, root, [(c, g) for c, g in todo if c not in large])
+    _probe_splits(game, table, plan, jobs, splits, checkpoint)
+    sized = [(group.size, (solve_class, (plan, root, code, group, checkpoint)))
+             for code, group in todo if code not in large and code not in splits]
+    for sc in splits.values():
+        for row in sc.candidates():
+            for child, sub in sc.children(row):
+                known = _load(checkpoint / _split_name(sc.code, row, child))
+                if known is not None:
+                    sc.take_value(row, child, known)
+                else:
+                    sized.append((sub.size, (solve_split_child, (plan, ((root, sc.code), (row, child)), sub,
+                                                                 checkpoint))))
+    calls += [call for _, call in sorted(sized, key=lambda item: -item[0])]  # the largest first
     for result in _run(game, table, jobs, calls):
         if isinstance(result, Seeded):
             large[result.code].seeded(result.upper, result.guess, Stats(), result.seconds)
+        elif isinstance(result, SplitChild):
+            splits[result.code].take_value(result.row, result.result.code, result.result)
         else:
             finished(result)
+    for sc in splits.values():
+        value, _ = sc.best()
+        result = ClassResult(sc.code, sc.tree(), value, int(searcher.ws.lb[plan.options.max_guesses - 1, sc.group.size]),
+                             sc.stats, sc.seconds)
+        _save(checkpoint / f"class-{sc.code}.npz", result)
+        finished(result)
     while active := [lc for lc in large.values() if not lc.done]:
         calls = []
         for lc in active:
@@ -494,6 +575,34 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     # search time: the root's plus each class's own (also those read from checkpoints)
     seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
     return Built(nodes, total, min(lower, total), proof, stats, seconds, worst)
+
+
+def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dict[int, split.SplitClass]:
+    """Return the root classes of `todo` ((code, positions)) that the plan solves below a first guess of their own."""
+    if not plan.split_size or plan.options.proves:
+        return {}
+    out = {}
+    for code, group in todo:
+        if group.size > plan.split_size:
+            guesses, _ = searcher.allowed_after(((root, code),))
+            order = [int(row) for row in searcher.splitting_guesses(group, guesses.size, guesses)]
+            out[code] = split.SplitClass(searcher, root, code, group, order, plan.split_tries)
+    return out
+
+
+def _probe_splits(game: Game, table: np.ndarray, plan: Plan, jobs: int, splits: dict, checkpoint: Path) -> None:
+    """Probe the guesses of each split class, batch by batch, until its candidates are known."""
+    while active := [sc for sc in splits.values() if sc.candidates() is None]:
+        calls = []
+        for sc in active:
+            for probe in sc.probes(4 * max(jobs, 1)):
+                known = _load_object(checkpoint / _probe_name(probe))
+                if isinstance(known, split.ProbeResult) and known.probe == probe:
+                    sc.take_probe(known)
+                else:
+                    calls.append((probe_guesses, (plan, sc.history, sc.group, probe, checkpoint)))
+        for result in _run(game, table, jobs, calls):
+            splits[result.probe.code].take_probe(result)
 
 
 def finished_classes(checkpoint: Path) -> dict[int, ClassResult]:

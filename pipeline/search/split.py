@@ -1,0 +1,147 @@
+"""A root class too large for one task, solved below a first guess of its own (top-k plans).
+
+Hard mode with every word a possible answer: below CHOMP the class RRRRR holds 4841 of the 12972
+targets, gives no hint, and no single search of it finished (README, "Trees"). Most of its guesses
+cannot finish it at all within the guesses left: a guess that pins down four letters of a family such
+as -ARES leaves a class in which hard mode lets each later guess rule out one word at most. A
+feasibility search refutes such a guess in milliseconds, where a guess that does finish takes minutes
+to value. So the class's first guess is chosen in two steps:
+
+1. probe: the allowed guesses, in the order of the most classes (`Searcher.splitting_guesses`), each
+   get a feasibility search within `Plan.split_probe_work` (guess, target) pairs scored: refuted (no
+   tree below the guess finishes the class: a proof), or not (it finishes, or the probe ran out);
+2. value: the first `Plan.split_tries` guesses not refuted are each valued by solving their classes
+   as tasks of their own (`build.solve_node`, as root classes are); a guess one of whose classes
+   cannot be finished is dropped; the least total is kept (the earlier guess among equals).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.nodes import Nodes
+
+PROBE_CHUNK = 64  # guesses probed by one task
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One task: feasibility probes of `rows` at the split class `code`."""
+
+    code: int
+    rows: tuple[int, ...]
+
+
+@dataclass
+class ProbeResult:
+    probe: Probe
+    refuted: tuple[bool, ...]  # per row: proven unable to finish the class
+    stats: Stats
+    seconds: float
+
+
+def run_probe(searcher: Searcher, history: tuple, group: np.ndarray, probe: Probe, work: int) -> ProbeResult:
+    """Return which of `probe.rows` cannot finish `group` (the class reached by `history`) within the
+    guesses left, each probed within `work` pairs by the feasibility `searcher` (every level widened)."""
+    start, before = time.perf_counter(), searcher.stats
+    guesses, ghash = searcher.allowed_after(history)
+    r = searcher.options.max_guesses - len(history)
+    refuted = []
+    for row in probe.rows:
+        found = searcher.bounded_value(group, r, work, guesses, ghash, forced=int(row))
+        refuted.append(found is not None and found[0] >= INF)
+    after = searcher.stats
+    work_done = Stats(after.nodes - before.nodes, after.full - before.full, after.probes - before.probes,
+                      after.hits - before.hits)
+    return ProbeResult(probe, tuple(refuted), work_done, time.perf_counter() - start)
+
+
+@dataclass
+class SplitClass:
+    """One root class solved below a first guess of its own: probes, then each try's classes."""
+
+    searcher: Searcher  # the main process's: splits and orders only
+    root: int
+    code: int
+    group: np.ndarray
+    order: list[int]  # its allowed guesses, most classes first
+    tries: int
+    refuted: dict[int, bool] = field(default_factory=dict)  # row -> refuted (probed rows only)
+    values: dict[int, dict[int, object]] = field(default_factory=dict)  # try row -> child code -> result
+    stats: Stats = field(default_factory=Stats)
+    seconds: float = 0.0
+
+    @property
+    def history(self) -> tuple:
+        return ((self.root, self.code),)
+
+    def candidates(self) -> list[int] | None:
+        """Return the first `tries` rows not refuted, or None while the rows before them are not all probed."""
+        found = []
+        for row in self.order:
+            if row not in self.refuted:
+                return None
+            if not self.refuted[row]:
+                found.append(row)
+                if len(found) == self.tries:
+                    break
+        return found
+
+    def probes(self, batch: int) -> list[Probe]:
+        """Return the next `batch` probe tasks (none once the candidates are known)."""
+        if self.candidates() is not None:
+            return []
+        rows = [row for row in self.order if row not in self.refuted][:batch * PROBE_CHUNK]
+        return [Probe(self.code, tuple(rows[i:i + PROBE_CHUNK])) for i in range(0, len(rows), PROBE_CHUNK)]
+
+    def take_probe(self, result: ProbeResult) -> None:
+        self.refuted.update(zip(result.probe.rows, result.refuted))
+        self.stats, self.seconds = self.stats + result.stats, self.seconds + result.seconds
+
+    def children(self, row: int) -> list[tuple[int, np.ndarray]]:
+        """Return (code, positions) of each class that guess `row` leaves of this class."""
+        return self.searcher.split(row, self.group)
+
+    def take_value(self, row: int, child: int, result) -> None:
+        self.values.setdefault(row, {})[child] = result
+        self.stats, self.seconds = self.stats + result.stats, self.seconds + result.seconds
+
+    def totals(self) -> dict[int, int]:
+        """Return the total of each candidate whose classes are all solved (INF: one cannot be finished)."""
+        out = {}
+        for row in self.candidates() or []:
+            solved = self.values.get(row, {})
+            children = self.children(row)
+            if all(c in solved for c, _ in children):
+                out[row] = int(self.group.size) + sum(solved[c].value for c, _ in children)
+        return out
+
+    def best(self) -> tuple[int, int]:
+        """Return (least total, its row) over the candidates; (INF, -1) where none finishes."""
+        totals = self.totals()
+        row = min(totals, key=lambda g: (totals[g], self.order.index(g)), default=-1)
+        value = min(totals[row], INF) if row >= 0 else INF
+        return value, (row if value < INF else -1)
+
+    def tree(self) -> Nodes:
+        """Return the class subtree below its best candidate (parent -1, feedback the class code)."""
+        value, row = self.best()
+        if row < 0:
+            tried = self.candidates() or []
+            raise RuntimeError(f"a class of {self.group.size} targets cannot be finished: " + (
+                f"none of its first {len(tried)} guesses not refuted finishes it" if tried else "every guess is refuted"))
+        nodes = Nodes()
+        top = nodes.add(-1, self.code, 1, row, int(self.group.size))
+        for child, _ in self.children(row):
+            nodes.graft(self.values[row][child].nodes, top)
+        nodes.subtree[top] = value
+        return nodes
+
+
+def probe_options(options: SearchOptions) -> SearchOptions:
+    """Return the search options of the probes: the plan's, stopping at each node's first guess that
+    finishes, every level widened through every guess (so that a refutation is a proof)."""
+    return replace(options, first=True, widen=options.max_guesses + 1)
