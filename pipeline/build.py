@@ -67,6 +67,14 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # that none of its 30 leading guesses finishes (YRRRG) again from its 12 guesses with the most classes
     ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
                                          bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12),
+    # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the reference being
+    # Selby's CHOMP tree (60057); from CHOMP, the 5 leading guesses of each node, every level widened
+    # (1e10 pairs a class, then 2 levels); the class RRRRR (4841 targets, no hint) solved below BEZIL,
+    # the guess his tree plays there (3494th by most classes: most guesses before it cannot finish that
+    # class in time), each of its classes a task (`split`)
+    ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="CHOMP",
+                                       bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
+                                       split_tries=1, split_first=(("RRRRR", "BEZIL"),)),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

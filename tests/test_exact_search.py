@@ -466,8 +466,8 @@ def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refut
     game = ares_ills_hard()
     table = kernels.feedback_table(game)
     plan = Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=8, memo_bits=14), opener="CHOMP",
-                bound_seconds=0, split_size=20, split_tries=3, split_probe_work=10**10)
-    assert plan.describe().endswith("-below20-tries3-probe1e10")
+                bound_seconds=0, split_size=20, split_tries=3, split_probe_work=(10**6, 10**10))
+    assert plan.describe().endswith("-below20-tries3-probe1e06+1e10")
     built = build(game, table, plan, jobs=1, folder=tmp_path)
     nodes = built.nodes
     feasible = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=14, first=True))  # every guess: exact

@@ -18,9 +18,11 @@ from solver.games import wordle
 from tests import reference
 
 # (variant, size): (total guesses at most, worst case at most); the references: Selby's
-# LANTS tree for every word (52896, max 6); for the other lengths, Wordle's 6 guesses
+# LANTS tree for every word (52896, max 6) and his CHOMP tree in hard mode (60057, max 7); for the other
+# lengths, Wordle's 6 guesses
 LARGE = {
     ("normal-all-words", 5): (52896, 6),
+    ("hard-all-words", 5): (60057, 7),
     ("normal4", 4): (None, 6),
     ("normal6", 6): (None, 6),
     ("normal7", 7): (None, 6),
@@ -98,7 +100,8 @@ def test_large_tree_replay_matches_metadata(variant, size):
 
 @pytest.mark.parametrize("variant, size", list(LARGE))
 def test_large_tree_sample_through_the_public_api(variant, size):
-    play_sample(_committed(variant), size, 6, all_words=variant.endswith("-all-words"))
+    play_sample(_committed(variant), size, LARGE[(variant, size)][1], all_words=variant.endswith("-all-words"),
+                hard=variant.startswith("hard"))
 
 
 @pytest.mark.parametrize("variant, size", list(HARD))

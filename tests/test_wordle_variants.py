@@ -22,7 +22,8 @@ def test_guesses_are_the_answers():
 
 
 def test_registered_after_hard_and_other_variant_names_unchanged():
-    assert list(VARIANTS["wordle"]) == ["normal", "hard", "answers-only", "normal-nyt", "hard-nyt", "normal-all-words"]
+    assert list(VARIANTS["wordle"]) == ["normal", "hard", "answers-only", "normal-nyt", "hard-nyt", "normal-all-words",
+                                        "hard-all-words"]
     assert wordle.game().variant == "normal" and wordle.game(hard=True).variant == "hard"
     own = wordle.game(answers=("ABC", "CAB"), guesses=("ABC", "BBB", "CAB"))
     assert own.variant.startswith("normal-")

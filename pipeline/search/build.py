@@ -81,12 +81,15 @@ class Plan:
     widen_work: int = 0
     fallback_widen: int = 2
     # top-k only: a root class of more than `split_size` targets is solved below a first guess of its own
-    # (`split`): its allowed guesses probed for feasibility, most classes first, within `split_probe_work`
-    # pairs each; the first `split_tries` not refuted each valued class by class (a task per class), the
-    # best kept (0: never)
+    # (`split`): its allowed guesses probed for feasibility, most classes first, within split_probe_work[0]
+    # pairs each, those not refuted again within split_probe_work[1]; the first `split_tries` not refuted
+    # each valued class by class (a task per class; one that cannot be finished replaced by the next),
+    # the best kept (0: never)
     split_size: int = 0
     split_tries: int = 2
-    split_probe_work: int = 200_000_000
+    split_probe_work: tuple[int, int] = (1_000_000_000, 20_000_000_000)
+    # (feedback of a split class to the opener, its first guess): that class plays that guess, unprobed
+    split_first: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -99,7 +102,9 @@ class Plan:
         if self.widen_work and not self.options.proves:
             text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
         if self.split_size and not self.options.proves:
-            text += f"-below{self.split_size}-tries{self.split_tries}-probe{self.split_probe_work:.0e}".replace("+", "")
+            work = "+".join(f"{w:.0e}" for w in self.split_probe_work).replace("e+", "e")
+            text += f"-below{self.split_size}-tries{self.split_tries}-probe{work}"
+            text += "".join(f"-{marks}{guess}" for marks, guess in self.split_first)
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -331,7 +336,7 @@ def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, gro
                   checkpoint: Path) -> split.ProbeResult:
     """Return the feasibility probes of one chunk of a split class's guesses, saved as a checkpoint."""
     searcher = _searcher(game, table, split.probe_options(plan.options))
-    result = split.run_probe(searcher, history, group, probe, plan.split_probe_work)
+    result = split.run_probe(searcher, history, group, probe)
     _save_object(checkpoint / _probe_name(probe), result)
     return result
 
@@ -349,7 +354,7 @@ def _split_name(code: int, row: int, child: int) -> str:
 
 
 def _probe_name(probe: split.Probe) -> str:
-    text = f"{probe.code}|{probe.rows}"
+    text = f"{probe.code}|{probe.rows}|{probe.stage}|{probe.work}"
     return f"probe-{hashlib.sha256(text.encode()).hexdigest()[:16]}.pkl"
 
 
@@ -515,26 +520,35 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
         else:
             calls.append((seed_class, (plan, root, code, lc.group, checkpoint)))
     splits = _split_classes(searcher, plan, root, [(c, g) for c, g in todo if c not in large])
-    _probe_splits(game, table, plan, jobs, splits, checkpoint)
-    sized = [(group.size, (solve_class, (plan, root, code, group, checkpoint)))
-             for code, group in todo if code not in large and code not in splits]
-    for sc in splits.values():
-        for row in sc.candidates():
-            for child, sub in sc.children(row):
-                known = _load(checkpoint / _split_name(sc.code, row, child))
-                if known is not None:
-                    sc.take_value(row, child, known)
-                else:
-                    sized.append((sub.size, (solve_split_child, (plan, ((root, sc.code), (row, child)), sub,
-                                                                 checkpoint))))
-    calls += [call for _, call in sorted(sized, key=lambda item: -item[0])]  # the largest first
-    for result in _run(game, table, jobs, calls):
-        if isinstance(result, Seeded):
-            large[result.code].seeded(result.upper, result.guess, Stats(), result.seconds)
-        elif isinstance(result, SplitChild):
-            splits[result.code].take_value(result.row, result.result.code, result.result)
-        else:
-            finished(result)
+    calls += [(solve_class, (plan, root, code, group, checkpoint)) for code, group in todo
+              if code not in large and code not in splits]
+    sizes = {code: group.size for code, group in todo}
+    while True:  # rounds: a split class's candidates that cannot be finished are replaced by the next ones
+        _probe_splits(game, table, plan, jobs, splits, checkpoint)
+        loaded = False
+        for sc in splits.values():
+            for row in sc.candidates():
+                for child, sub in sc.pending(row):
+                    known = _load(checkpoint / _split_name(sc.code, row, child))
+                    if known is not None:
+                        sc.take_value(row, child, known)
+                        loaded = True
+                    else:
+                        sizes[(sc.code, row, child)] = sub.size
+                        calls.append((solve_split_child, (plan, ((root, sc.code), (row, child)), sub, checkpoint)))
+        if not calls:
+            if loaded:
+                continue
+            break
+        calls.sort(key=lambda call: -_task_size(call, sizes))  # the largest first
+        for result in _run(game, table, jobs, calls):
+            if isinstance(result, Seeded):
+                large[result.code].seeded(result.upper, result.guess, Stats(), result.seconds)
+            elif isinstance(result, SplitChild):
+                splits[result.code].take_value(result.row, result.result.code, result.result)
+            else:
+                finished(result)
+        calls = []
     for sc in splits.values():
         value, _ = sc.best()
         result = ClassResult(sc.code, sc.tree(), value, int(searcher.ws.lb[plan.options.max_guesses - 1, sc.group.size]),
@@ -577,16 +591,33 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     return Built(nodes, total, min(lower, total), proof, stats, seconds, worst)
 
 
+def _task_size(call, sizes: dict) -> int:
+    """Return the targets of a task of `build`'s first rounds (seeds first: they cut off the units after them)."""
+    task, args = call
+    if task is seed_class:
+        return 1 << 40
+    if task is solve_split_child:
+        (_, code), (row, child) = args[1]
+        return sizes[(code, row, child)]
+    return sizes[args[2]]
+
+
 def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dict[int, split.SplitClass]:
     """Return the root classes of `todo` ((code, positions)) that the plan solves below a first guess of their own."""
     if not plan.split_size or plan.options.proves:
         return {}
+    game = searcher.game
+    fixed = {int(game.encode(marks)): game.index_of(guess) for marks, guess in plan.split_first}
     out = {}
     for code, group in todo:
         if group.size > plan.split_size:
             guesses, _ = searcher.allowed_after(((root, code),))
             order = [int(row) for row in searcher.splitting_guesses(group, guesses.size, guesses)]
-            out[code] = split.SplitClass(searcher, root, code, group, order, plan.split_tries)
+            sc = split.SplitClass(searcher, root, code, group, order, plan.split_tries, plan.split_probe_work)
+            if code in fixed:  # the plan's guess: the one candidate, not probed
+                sc.order, sc.tries = [fixed[code]], 1
+                sc.refuted[fixed[code]], sc.confirmed[fixed[code]] = False, True
+            out[code] = sc
     return out
 
 

@@ -23,6 +23,7 @@ VARIANTS: dict[str, dict[str, Callable[[], Game]]] = {
         "normal-nyt": lambda: _module("wordle").game(lists="nyt"),
         "hard-nyt": lambda: _module("wordle").game(hard=True, lists="nyt"),
         "normal-all-words": lambda: _module("wordle").game(all_words=True),
+        "hard-all-words": lambda: _module("wordle").game(hard=True, all_words=True),
     },
     "mastermind": {"default": lambda: _module("mastermind").game()},
     "bulls": {"default": lambda: _module("bulls").game()},
