@@ -126,6 +126,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         useful_count=np.zeros(depth, np.int32),
         **per_depth(depth, g_count, np.int64, "cand_bound", "cand_key"),
         best=np.full(depth, -1, np.int32),
+        local_b=np.zeros(depth, np.int64),
         memo_key=np.zeros((2, slots), np.uint64),
         memo_lo=np.zeros(slots, np.int64),
         memo_hi=np.zeros(slots, np.int64),
@@ -289,6 +290,7 @@ class Searcher:
         no signal) and is stopped at once by Ctrl-C here instead of when it finishes, minutes later."""
         args = (self.ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
                 np.int64(forced))
+        self.ws.local_b[0] = 0  # a guess forced at the root is valued with no pass of this search's behind it
         if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():
             return int(kernel.search(*args))
         ws, outcome = self.ws, {}

@@ -83,6 +83,7 @@ class Workspace(NamedTuple):
     useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
     useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set
     best: np.ndarray  # int32 [D]: the guess achieving the exact value returned at depth d
+    local_b: np.ndarray  # int64 [D]: the most non-winning classes of a guess at the node of depth d (0: unknown)
     memo_key: np.ndarray  # uint64 [2, M]
     memo_lo: np.ndarray  # int64 [M]
     memo_hi: np.ndarray  # int64 [M]
@@ -179,6 +180,24 @@ def settled(ws, slot, d, r):
 
 
 @njit(cache=True)
+def counting_bound(b, r, m):
+    """Return the least total of guesses finishing m targets within r when no guess makes more than b
+    non-winning classes (one target finished by the first guess, b by the second, b**2 by the third,
+    ...), INF if they cannot be."""
+    total = np.int64(0)
+    width = np.int64(1)
+    left = np.int64(m)
+    for depth in range(1, r + 1):
+        take = min(width, left)
+        total += depth * take
+        left -= take
+        if left == 0:
+            return total
+        width = min(width * max(b, 1), left)
+    return INF
+
+
+@njit(cache=True)
 def count_classes(row, H, counts, touched):
     """Add the class sizes of H under one table row to `counts`; list new codes in `touched`; return how many."""
     k = 0
@@ -241,8 +260,10 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             counts[c] += 1
         for j in range(k):
             counts[touched[j]] = 0
-        # pass 1: closed forms and table bounds
+        # pass 1: closed forms and table bounds; where this node's full pass is done, the counting bound
+        # with its own most non-winning classes of a guess (`local_b`), which no guess below exceeds
         lbr = ws.lb[r - 1]
+        local_b = ws.local_b[d]
         total = np.int64(0)
         for j in range(k):
             size = ws.cls_size[d, j]
@@ -251,9 +272,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 ws.cls_exact[d, j] = 1
                 total += 1
                 continue
-            ws.cls_bound[d, j] = lbr[size]
+            ws.cls_bound[d, j] = counting_bound(local_b, r - 1, size) if local_b > 0 else lbr[size]
             ws.cls_exact[d, j] = 1 if size <= 2 else 0
-            total += size + lbr[size]
+            total += size + ws.cls_bound[d, j]
         if total >= beta:
             return min(total, INF)
         # pass 2: memo bounds (normal mode) and the no-perfect-candidate bound of each open class
@@ -384,6 +405,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
     ws.stats[FULL] += 1
     ws.stats[WORK] += guesses.shape[0] * n
+    ws.local_b[d] = 0  # this node's own, once its pass is done (its forced evaluations read it)
+    most = 1  # the most non-winning classes of a guess here: a guess skipped below makes one
     counts = ws.counts[d]
     touched = ws.touched[d]
     lbr = ws.lb[r - 1]
@@ -414,6 +437,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 s2 += size * size
                 if by_entropy:  # a logarithm per class costs as much as the counting
                     slog += size * np.log2(size)
+        if k - (1 if hit else 0) > most:
+            most = k - (1 if hit else 0)
         if k == 1 and not hit:
             continue  # leaves H as it is
         if keep:
@@ -441,6 +466,15 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         m += 1
     if node_lb > lb:
         lb = node_lb
+    # no guess here, nor on any subset below (a subset of H, guesses among these or splitting no more of
+    # it), makes more than `most` non-winning classes: the counting bound with it (hard mode: a family
+    # whose other letters are known, one word ruled out a guess, is INF at once when larger than the
+    # guesses left). Not on a restricted root list (free 0), whose children take any guess.
+    if free:
+        ws.local_b[d] = most
+        local = counting_bound(most, r, n)
+        if local > lb:
+            lb = local
     if lb >= beta:
         if free:
             memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
