@@ -22,10 +22,9 @@ from solver.core.game import Game
 from solver.core.search import kernel
 from solver.core.search.kernel import INF, Workspace
 from solver.core.search.nodes import Nodes
+from solver.core.search.watch import NO_LIMIT, run_watched, wait_for_straggler
 
-NO_LIMIT = 1 << 62  # a work limit never reached: the check is on, for another thread to lower
 WATCHED_SIZE = 64  # main-thread searches of more targets run in a thread that Ctrl-C stops (`_search`)
-WATCH_SECONDS = 0.2  # how often the main thread wakes up while it waits for such a search
 PROGRESS_SECONDS = 2.0  # `value_until` reports progress this often
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
 ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
@@ -165,6 +164,7 @@ class Searcher:
         self.all_guesses = self.ws.pool
         self._exact: dict = {}  # (r, positions) -> (value, best guess) at the symmetric levels
         self._prove: Searcher | None = None  # made by `lower_bound` in top-k mode
+        self.straggler: threading.Thread | None = None  # a search Ctrl-C did not wait for (`watch`)
 
     @property
     def work(self) -> int:
@@ -286,39 +286,14 @@ class Searcher:
 
     def _search(self, H: np.ndarray, r: int, limit: int, pool: np.ndarray, ghash: int, free: int, forced: int) -> int:
         """Return `kernel.search` at depth 0. In the main thread, where Ctrl-C arrives, a search of more
-        than WATCHED_SIZE targets runs in a worker thread (the kernel does not hold the GIL, and looks at
-        no signal) and is stopped at once by Ctrl-C here instead of when it finishes, minutes later."""
+        than WATCHED_SIZE targets runs watched (`watch.run_watched`): Ctrl-C stops it at once."""
         args = (self.ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
                 np.int64(forced))
         self.ws.local_b[0] = 0  # a guess forced at the root is valued with no pass of this search's behind it
         if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():
+            wait_for_straggler(self)
             return int(kernel.search(*args))
-        ws, outcome = self.ws, {}
-
-        def run() -> None:
-            try:
-                outcome["value"] = int(kernel.search(*args))
-            except BaseException as err:  # handed to this thread
-                outcome["error"] = err
-
-        limit_before = int(ws.params[kernel.WORK_LIMIT])
-        if limit_before == 0:  # the per-node check on, never reached unless lowered below
-            ws.params[kernel.WORK_LIMIT] = NO_LIMIT
-        worker = threading.Thread(target=run, name="exact-search", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(WATCH_SECONDS)
-        except BaseException:  # Ctrl-C: stop the kernel, then let the interrupt go on
-            ws.params[kernel.WORK_LIMIT] = 1
-            worker.join()
-            ws.stats[kernel.ABORTED] = 0
-            raise
-        finally:
-            ws.params[kernel.WORK_LIMIT] = limit_before
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+        return run_watched([self], lambda searcher: int(kernel.search(*args)))[0]
 
     # -- the first levels with symmetry: guesses reduced to one per class of equivalent guesses --
     @property

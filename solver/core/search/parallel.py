@@ -11,12 +11,12 @@ one-thread search returns), and the threads stop taking classes.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from solver.core.search import kernel
-from solver.core.search.engine import INF, NO_LIMIT, Searcher
+from solver.core.search.engine import INF, Searcher
+from solver.core.search.watch import run_watched
 
 
 class ThreadedTotals:
@@ -29,24 +29,12 @@ class ThreadedTotals:
                                        for _ in range(threads - 1)]
 
     def _run(self, work) -> None:
-        """Run `work(searcher)` in one thread per searcher; re-raise the first error. Ctrl-C (or another
-        error) here stops the threads' kernels at once: each checks its work limit at every node."""
-        limits = [int(s.ws.params[kernel.WORK_LIMIT]) for s in self.searchers]
-        for searcher, limit in zip(self.searchers, limits):
-            if limit == 0:
-                searcher.ws.params[kernel.WORK_LIMIT] = NO_LIMIT
-        pool = ThreadPoolExecutor(len(self.searchers), thread_name_prefix="exact-class")
+        """Run `work(searcher)` in one thread per searcher (`watch.run_watched`): Ctrl-C (or another
+        error) stops the threads' kernels at once and is re-raised."""
         try:
-            for future in [pool.submit(work, searcher) for searcher in self.searchers]:
-                future.result()
-        except BaseException:
-            for searcher in self.searchers:
-                searcher.ws.params[kernel.WORK_LIMIT] = 1
-            raise
+            run_watched(self.searchers, work)
         finally:
-            pool.shutdown(wait=True)
-            for searcher, limit in zip(self.searchers, limits):
-                searcher.ws.params[kernel.WORK_LIMIT] = limit
+            for searcher in self.searchers:
                 searcher.ws.stats[kernel.ABORTED] = 0
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
