@@ -12,7 +12,7 @@ from types import ModuleType
 from pipeline.cleanup import remove_stale_temporaries
 from pipeline.cluster import open_backend
 from pipeline.progress import console, make_progress
-from pipeline.search.build import Plan
+from pipeline.search.build import WORST_WORK, Plan
 from pipeline.search.build import build_tree as build_exact_tree
 from pipeline.search.pooled import PooledPlan
 from pipeline.search.pooled import build_tree as build_pooled_tree
@@ -94,14 +94,18 @@ EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k"
                                                       root_k=3, bound_seconds=2)
                     for size in (4, 6, 7, 8, 9)})
 # Their hard mode puts the worst case first: the fewest guesses a tree can guarantee (a feasibility
-# search, `pipeline.search.depth`: each "one fewer?" over every first guess within 3e9 pairs scored,
-# about a minute; unproven beyond), then the least total within it (top 10, every level widened), the
-# first guess the best of the 3 leading ones and the one that search found; for 4 letters that one
-# alone, its classes widened 2 levels, more only where needed (comparing the 4 first guesses within 8
-# guesses, every level widened, ran past 34 minutes; one class past 30)
+# search, `pipeline.search.depth`: each "one fewer?" over every first guess within WORST_WORK pairs
+# scored, about a minute, unproven beyond; 4 letters within 6e10, which refutes 6 guesses (4.3e10
+# pairs, 10 minutes); 6 letters without a limit: within 5 found in about 25 minutes, within 4 refuted
+# in 6), then the least total within it (top 10, every level widened), the first guess the best of the
+# 3 leading ones and the one that search found; for 4 letters that one alone, its classes widened 2
+# levels, more only where needed (comparing the 4 first guesses within 8 guesses, every level widened,
+# ran past 34 minutes; one class past 30)
+HARD_WORST_WORK = {6: None}
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
                                                     root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
-                                                    worst_work=3_000_000_000, worst_widen=2 if size == 4 else 0)
+                                                    worst_work=HARD_WORST_WORK.get(size, WORST_WORK),
+                                                    worst_widen=2 if size == 4 else 0)
                     for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.search.pooled`). n4 is too large for a feedback table; its opener is the greedy choice

@@ -36,6 +36,16 @@ from solver.core.search.nodes import Nodes
 NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
 
 
+WORST_WORK = 3_000_000_000  # (guess, target) pairs each "one fewer guess?" question of `depth` may score
+
+
+def _worst_work_text(work: int | None) -> str:
+    """Return the strategy text of a worst-first plan's work limit ('' for the default)."""
+    if work is None:
+        return "-unlimited"
+    return "" if work == WORST_WORK else f"-worstwork{work:.0e}".replace("e+", "e")
+
+
 @dataclass(frozen=True)
 class Plan:
     """What to build: a fixed first guess (or None: search it) and the search options."""
@@ -63,7 +73,7 @@ class Plan:
     # the best of its root_k leading ones and the one that search found, else that one); every level
     # of a top-k search is widened, so no set that some guess finishes in time is given up on
     worst_first: bool = False
-    worst_work: int | None = None
+    worst_work: int | None = WORST_WORK  # None: no limit
     worst_widen: int = 0  # levels of the worst-first tree search widened (0: all); a class that no tree
     # of that search finishes in time is searched again with one more, until one does
     # top-k only: a root class of at most `refine_size` targets whose value stays above its proven
@@ -95,7 +105,8 @@ class Plan:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
-        text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")) if self.worst_first else ""
+        text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")
+                 + _worst_work_text(self.worst_work)) if self.worst_first else ""
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
