@@ -101,7 +101,7 @@ EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k"
 # 3 leading ones and the one that search found; for 4 letters that one alone, its classes widened 2
 # levels, more only where needed (comparing the 4 first guesses within 8 guesses, every level widened,
 # ran past 34 minutes; one class past 30)
-HARD_WORST_WORK = {6: None}
+HARD_WORST_WORK = {4: 60_000_000_000, 6: None}
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
                                                     root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
                                                     worst_work=HARD_WORST_WORK.get(size, WORST_WORK),
