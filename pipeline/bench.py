@@ -248,18 +248,26 @@ RANDOM_OPENERS = 20  # openers of the cut-off run, drawn with a fixed seed
 CUTOFF = 7921  # one more than SALET's optimum: every other opener is refuted at it
 
 
-def selby_seconds(hard: bool) -> float | None:
-    """Return the median "Time taken" of 3 runs of Selby's SALET proof, or None without his program."""
+def selby_seconds(hard: bool = False, openers: list[str] | None = None, beta: int | None = None) -> float | None:
+    """Return the median "Time taken" (s) of 3 runs of Selby's program: the SALET proof, or with
+    `openers` each of them at the cut-off `beta` (his `-t` list and `-b`); None without his program."""
     program = os.environ.get(SELBY_ENV)
     if not program or not Path(program).is_file():
         return None
     folder = Path(program).parent
-    args = [program, "-a", "wordlist_orig_all", "-h", "wordlist_orig_hidden", "-w", "salet"] + (["-H"] if hard else [])
-    times = []
-    for _ in range(3):
-        out = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=600).stdout
-        times += [float(line.split("=")[1].strip().rstrip("s")) for line in out.splitlines()
-                  if line.startswith("Time taken")]
+    args = [program, "-a", "wordlist_orig_all", "-h", "wordlist_orig_hidden"] + (["-H"] if hard else [])
+    with tempfile.TemporaryDirectory() as scratch:
+        if openers:
+            listed = Path(scratch) / "openers"
+            listed.write_text("".join(word.lower() + "\n" for word in openers))
+            args += ["-t", str(listed)] + (["-b", str(beta)] if beta else [])
+        else:
+            args += ["-w", "salet"]
+        times = []
+        for _ in range(3):
+            out = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=1200).stdout
+            times += [float(line.split("=")[1].strip().rstrip("s")) for line in out.splitlines()
+                      if line.startswith("Time taken")]
     return statistics.median(times) if times else None
 
 
@@ -302,8 +310,11 @@ def bench_exact() -> None:
     searcher = Searcher(game, table, SearchOptions(memo_bits=22))
     start = time.perf_counter()
     bounds = [searcher.opener_total(int(row), beta=CUTOFF) for row in rows]
-    print(f"exact {RANDOM_OPENERS} random openers (seed 2026), cut-off {CUTOFF}: {time.perf_counter() - start:.1f} s "
-          f"on one core, one memo; bounds {min(bounds)}-{max(bounds)}")
+    seconds = time.perf_counter() - start
+    selby = selby_seconds(openers=[game.labels[int(row)] for row in rows], beta=CUTOFF)
+    beside = f"; Selby's C {selby:.1f} s (ratio {seconds / selby:.2f})" if selby else ""
+    print(f"exact {RANDOM_OPENERS} random openers (seed 2026), cut-off {CUTOFF}: {seconds:.1f} s "
+          f"on one core, one memo{beside}; bounds {min(bounds)}-{max(bounds)}")
     game = get_game("mastermind")
     start = time.perf_counter()
     built = build(game, load_table(game), Plan(SearchOptions(max_guesses=8, memo_bits=20)), jobs=1,

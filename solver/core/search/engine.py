@@ -108,6 +108,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
     hard = game.allowed is not None
     return Workspace(
         table=table,
+        table_t=np.ascontiguousarray(table.T),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
         pool=np.arange(g_count, dtype=np.int32),

@@ -48,6 +48,7 @@ from solver.core.search.hard import hard_allows as _hard_allows
 INF = np.int64(1 << 40)
 hard_allows = njit(cache=True)(_hard_allows)  # the one hard mode: mark games' (Wordle's)
 PROBES = 8  # slots tried per memo lookup
+SMALL_SET = 64  # full passes over at most this many targets read the target-major table (measured faster)
 # stats counters
 NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
 WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
@@ -59,6 +60,7 @@ class Workspace(NamedTuple):
     """Everything the kernel reads and writes; see `solver.core.search.engine.make_workspace`."""
 
     table: np.ndarray  # uint8/uint16 [G, T]: code of guess row g against target position p
+    table_t: np.ndarray  # uint8/uint16 [T, G]: the same, target-major (full passes over small sets)
     target_row: np.ndarray  # int32 [T]: guess row of each target position
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
@@ -203,6 +205,20 @@ def count_classes(row, H, counts, touched):
     k = 0
     for i in range(H.shape[0]):
         c = row[H[i]]
+        if counts[c] == 0:
+            touched[k] = c
+            k += 1
+        counts[c] += 1
+    return k
+
+
+@njit(cache=True)
+def count_classes_t(table_t, g, H, counts, touched):
+    """`count_classes` of guess row g read from the target-major table: over a small H, the rows of
+    its targets stay in the cache from one guess to the next, where the guess-major rows do not."""
+    k = 0
+    for i in range(H.shape[0]):
+        c = table_t[H[i], g]
         if counts[c] == 0:
             touched[k] = c
             k += 1
@@ -419,9 +435,13 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     keep = free != 0 and ws.params[3] == 0 and r >= 3
     useful = ws.useful[d]
     u = 0
+    small = n <= SMALL_SET
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
-        k = count_classes(ws.table[g], H, counts, touched)
+        if small:
+            k = count_classes_t(ws.table_t, g, H, counts, touched)
+        else:
+            k = count_classes(ws.table[g], H, counts, touched)
         hit = counts[win] > 0
         bound = np.int64(0)
         s2 = np.int64(0)
