@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,6 +93,20 @@ def lower_bound_table(losing: int, targets: int, max_guesses: int) -> np.ndarray
     return table
 
 
+_TARGET_MAJOR: dict[int, np.ndarray] = {}  # id(table) -> its transpose, while the table lives
+
+
+def target_major(table: np.ndarray) -> np.ndarray:
+    """Return table.T made contiguous (codes[target, guess]), one copy per table in the process (the
+    searchers of one table share it; Wordle's every-word table takes 1.4 s to transpose)."""
+    key = id(table)
+    found = _TARGET_MAJOR.get(key)
+    if found is None:
+        found = _TARGET_MAJOR[key] = np.ascontiguousarray(table.T)
+        weakref.finalize(table, _TARGET_MAJOR.pop, key, None)
+    return found
+
+
 def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarray]:
     """Return a zeroed [depth, width] scratch array of `dtype` for each workspace field name."""
     return {name: np.zeros((depth, width), dtype) for name in names}
@@ -108,7 +123,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
     hard = game.allowed is not None
     return Workspace(
         table=table,
-        table_t=np.ascontiguousarray(table.T),
+        table_t=target_major(table),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
         pool=np.arange(g_count, dtype=np.int32),
