@@ -14,10 +14,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pipeline.search.build import Plan, build, checkpoint_dir, solve_class, solve_node
 from pipeline.search.depth import NoTreeWithin, least_worst_case, three_suffice
 from solver.core import kernels
+from solver.core.search import hard, kernel
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
 from solver.core.search.parallel import ThreadedTotals
 from solver.games import bulls, mastermind, wordle
@@ -192,8 +195,6 @@ def test_lower_bound_table_counting_bound():
 def test_hard_allows_matches_the_text_rule():
     game = wordle.game(True)
     rng = np.random.default_rng(7)
-    from solver.core.search import hard, kernel
-
     for _ in range(300):
         guess, answer, candidate = (int(x) for x in rng.integers(0, game.n_guesses, 3))
         marks = reference.wordle(game.labels[answer], game.labels[guess])
@@ -201,6 +202,29 @@ def test_hard_allows_matches_the_text_rule():
         expected = wordle.hard_mode_allows([(game.labels[guess], marks)], game.labels[candidate]) is None
         assert hard.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
         assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
+
+
+@pytest.fixture(scope="module", params=[5, 4])
+def hard_searcher(request) -> Searcher:
+    game = wordle.game(True, size=request.param)
+    targets = game.target_index[:50]  # the narrowing reads the guesses' rows, not the table
+    return Searcher(replace(game, target_index=targets), kernels.feedback_table(game, None, targets),
+                    SearchOptions(memo_bits=4))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hard_narrowing_keeps_exactly_the_guesses_the_rule_allows(hard_searcher, data):
+    # the kernel's narrowing (the constraint decoded once, letter counts) against the rule itself, on
+    # every guess: codes of every kind (impossible ones too), guesses with repeated letters
+    game, searcher = hard_searcher.game, hard_searcher
+    length = game.rows.shape[1] - 2
+    guess = data.draw(st.integers(0, game.n_guesses - 1))
+    code = data.draw(st.integers(0, 3 ** length - 1))
+    kept, ghash = searcher.narrow(searcher.all_guesses, guess, code)
+    expected = [x for x in range(game.n_guesses) if hard.hard_allows(game.rows[x], game.rows[guess], code, length)]
+    assert kept.tolist() == expected
+    assert ghash == int(sum(searcher.ws.guess_keys[expected].astype(object)) % 2**64)
 
 
 @pytest.mark.parametrize("cap, seed_k", [(8, 1), (5, 3)])

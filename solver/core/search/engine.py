@@ -107,6 +107,14 @@ def target_major(table: np.ndarray) -> np.ndarray:
     return found
 
 
+def letter_counts(words: np.ndarray) -> np.ndarray:
+    """Return counts[w, s]: how many times symbol s is in word row w (uint8[W, max symbol + 1])."""
+    counts = np.zeros((words.shape[0], int(words.max()) + 1), np.uint8)
+    for column in words.T:
+        np.add.at(counts, (np.arange(words.shape[0]), column), 1)
+    return counts
+
+
 def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarray]:
     """Return a zeroed [depth, width] scratch array of `dtype` for each workspace field name."""
     return {name: np.zeros((depth, width), dtype) for name in names}
@@ -126,6 +134,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         table_t=target_major(table),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
+        letter_count=letter_counts(game.rows[:, :game.rows.shape[1] - 2]) if hard else np.zeros((1, 1), np.uint8),
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),

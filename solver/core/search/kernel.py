@@ -63,6 +63,7 @@ class Workspace(NamedTuple):
     table_t: np.ndarray  # uint8/uint16 [T, G]: the same, target-major (full passes over small sets)
     target_row: np.ndarray  # int32 [T]: guess row of each target position
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
+    letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
     params: np.ndarray  # int64 [9]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
@@ -227,6 +228,60 @@ def count_classes_t(table_t, g, H, counts, touched):
 
 
 @njit(cache=True)
+def narrow(ws, guesses, g, code, out):
+    """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash).
+
+    `hard_allows` with the constraint read from the code once: the greens' positions, then each
+    marked letter with the least count it needs; each guess is then checked against its row and its
+    precomputed letter counts (`ws.letter_count`), about a nanosecond a guess where the rule takes 18.
+    """
+    length = ws.params[4]
+    word = ws.rows[g]
+    greens = np.empty(length, np.int64)
+    letters = np.empty(length, np.int64)
+    needs = np.empty(length, np.int64)
+    n_green = 0
+    n_letter = 0
+    rest = code
+    for i in range(length):
+        mark = rest % 3
+        rest //= 3
+        if mark == 2:
+            greens[n_green] = i
+            n_green += 1
+        if mark != 0:
+            at = 0
+            while at < n_letter and letters[at] != word[i]:
+                at += 1
+            if at == n_letter:
+                letters[at] = word[i]
+                needs[at] = 0
+                n_letter += 1
+            needs[at] += 1
+    counts = ws.letter_count
+    count = 0
+    gh = np.uint64(0)
+    for gi in range(guesses.shape[0]):
+        x = guesses[gi]
+        row = ws.rows[x]
+        allowed = True
+        for j in range(n_green):
+            if row[greens[j]] != word[greens[j]]:
+                allowed = False
+                break
+        if allowed:
+            for j in range(n_letter):
+                if counts[x, letters[j]] < needs[j]:
+                    allowed = False
+                    break
+        if allowed:
+            out[count] = x
+            gh += ws.guess_keys[x]
+            count += 1
+    return count, gh
+
+
+@njit(cache=True)
 def perfect_candidate(ws, H, d):
     """Return (guess row of a candidate splitting H into singletons or -1, one leaving one pair or -1)."""
     n = H.shape[0]
@@ -344,17 +399,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             bound = ws.cls_bound[d, j]
             child_beta = beta - total + bound
             if ws.params[3]:
-                code = ws.cls_code[d, j]
-                length = ws.params[4]
-                count = 0
-                gh = np.uint64(0)
-                ws.stats[WORK] += guesses.shape[0] * length  # the hard-mode filter: about a pass per letter
-                for gi in range(guesses.shape[0]):
-                    x = guesses[gi]
-                    if hard_allows(ws.rows[x], ws.rows[g], code, length):
-                        ws.allowed[d + 1, count] = x
-                        gh += ws.guess_keys[x]
-                        count += 1
+                ws.stats[WORK] += guesses.shape[0] * ws.params[4]  # the hard-mode filter: about a pass per letter
+                count, gh = narrow(ws, guesses, g, np.int64(ws.cls_code[d, j]), ws.allowed[d + 1])
                 value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(1), np.int64(-1))
             else:
                 # `free` 2 (from this node's full pass): only the guesses that split H can help below it
@@ -556,20 +602,6 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     if free:
         memo_store(ws, h1, h2, n, lb, INF, -1 - widened_levels(ws, d, r) if lb >= INF else -1)
     return lb
-
-
-@njit(cache=True)
-def narrow(ws, guesses, g, code, out):
-    """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash)."""
-    count = 0
-    gh = np.uint64(0)
-    for gi in range(guesses.shape[0]):
-        x = guesses[gi]
-        if hard_allows(ws.rows[x], ws.rows[g], code, ws.params[4]):
-            out[count] = x
-            gh += ws.guess_keys[x]
-            count += 1
-    return count, gh
 
 
 @njit(cache=True)
