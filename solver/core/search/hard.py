@@ -1,5 +1,7 @@
-"""Hard mode over mark feedback (Wordle's G/Y/R, one base-3 digit a letter): the rule the exact search
-compiles, and Wordle's `Game.allowed` applies (`solver.games.wordle` uses it from here).
+"""Hard mode over mark feedback (Wordle's G/Y/R, one base-3 digit a letter): the rule guess by guess.
+
+The exact search narrows its allowed lists by the same rule with the constraint decoded once
+(`kernel.narrow`, tested against this function); Wordle's `Game.allowed` applies it to whole lists.
 
 Codes are read as Wordle's: digit i of ``code`` in base 3 (first letter least significant) is 2
 for green, 1 for yellow, 0 for grey.
