@@ -22,7 +22,7 @@ from pipeline.search.openers import (
     table_for,
 )
 from pipeline.tables import build_table
-from solver.core import kernels, strategy
+from solver.core import artifacts, kernels, strategy
 from solver.core.registry import get_game
 from tests.interrupt import interrupt
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
@@ -104,8 +104,23 @@ def test_openers_words_without_exact_follow_the_solver():
 
 
 def test_wordle_salet_exact():
-    # hard mode has no ranking file: searched (Selby's published optimum of SALET, hard: 8122)
-    assert ok("openers", "wordle", "--hard", "--exact", "--words", "salet").splitlines() == ["SALET 8122"]
+    # searched, not read from the ranking (Selby's published optimum of SALET, hard: 8122)
+    game = get_game("wordle", "hard")
+    [salet] = exact_openers(game, table_for(game), [game.index_of("SALET")], jobs=1)
+    assert (salet.label, salet.total, salet.proven_exact) == ("SALET", 8122, True)
+    assert ok("openers", "wordle", "--hard", "--exact", "--words", "salet").splitlines() == [
+        "SALET 8122 (from the opener ranking)"]
+
+
+@pytest.mark.parametrize("variant, optimum", [("normal", 7920), ("hard", 8122)])
+def test_the_committed_rankings_hold_every_opener(variant, optimum):
+    # every allowed opener, SALET the unique best (exact), every other proven worse: a total above the
+    # optimum, exact or a lower bound
+    game = get_game("wordle", variant)
+    rows, meta = artifacts.read_openers(game, ranking_path(game).parent)
+    assert sorted(rows) == list(range(game.n_guesses)) and meta["openers"] == str(game.n_guesses)
+    best = [game.labels[row] for row, (total, proven, _) in rows.items() if total <= optimum]
+    assert best == ["SALET"] and rows[game.index_of("SALET")][:2] == (optimum, True)
 
 
 def test_openers_held_by_the_ranking_are_answered_from_it():
