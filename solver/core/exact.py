@@ -40,8 +40,9 @@ from solver.core.game import Game
 
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
 # (guess, target) pairs the live search scores per second of budget: its work, the same on every machine
-# (about 0.3 s of search on two cores; the sub-game's table, at most MAX_TABLE entries, comes first)
-SEARCH_PAIRS = 32_000_000
+# (at most about 0.65 s of search on this machine's one core; the sub-game's table, at most MAX_TABLE entries,
+# comes first)
+SEARCH_PAIRS = 64_000_000
 TOP_SHARE = 0.15  # of the work, for the top-k search before the proof
 TOP_K = 8  # guesses per node of the second stage, by the search's bound
 # larger states are left to the greedy rule: their table takes a good part of the budget (codes[guesses,
