@@ -214,20 +214,6 @@ def count_classes(row, H, counts, touched):
 
 
 @njit(cache=True)
-def count_classes_t(table_t, g, H, counts, touched):
-    """`count_classes` of guess row g read from the target-major table: over a small H, the rows of
-    its targets stay in the cache from one guess to the next, where the guess-major rows do not."""
-    k = 0
-    for i in range(H.shape[0]):
-        c = table_t[H[i], g]
-        if counts[c] == 0:
-            touched[k] = c
-            k += 1
-        counts[c] += 1
-    return k
-
-
-@njit(cache=True)
 def narrow(ws, guesses, g, code, out):
     """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash).
 
@@ -484,8 +470,10 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     small = n <= SMALL_SET
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
+        # over a small H, the target-major rows of its targets stay in the cache from one guess to
+        # the next, where the guess-major rows load a cache line per (guess, target) pair
         if small:
-            k = count_classes_t(ws.table_t, g, H, counts, touched)
+            k = count_classes(ws.table_t[:, g], H, counts, touched)
         else:
             k = count_classes(ws.table[g], H, counts, touched)
         hit = counts[win] > 0
