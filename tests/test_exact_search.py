@@ -204,6 +204,25 @@ def test_hard_allows_matches_the_text_rule():
         assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
 
 
+@pytest.mark.parametrize("make", [lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200),
+                                  lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200, hard=True),
+                                  lambda: mastermind.game(4, 4)], ids=["wordle-200", "wordle-200-hard", "mastermind-4x4"])
+def test_both_table_layouts_search_the_same(make):
+    # full passes read the guess-major table or, over at most params[SMALL] targets, the target-major
+    # one: forced either way on sets of both sizes, the searches are the same node for node
+    game = make()
+    table = kernels.feedback_table(game)
+    runs = []
+    for small in (0, 10**9):
+        searcher = Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=14))
+        searcher.ws.params[kernel.SMALL] = small
+        positions = np.arange(game.n_targets)
+        value, guess = searcher.value(positions, 6)
+        nodes = searcher.grow(positions, 6)
+        runs.append((value, guess, nodes.guess, nodes.feedback, searcher.stats, searcher.work))
+    assert runs[0] == runs[1] and runs[0][0] < INF
+
+
 @pytest.fixture(scope="module", params=[5, 4])
 def hard_searcher(request) -> Searcher:
     game = wordle.game(True, size=request.param)

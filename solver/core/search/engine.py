@@ -139,7 +139,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
                          game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0,
-                         int(options.widen), int(options.first)], np.int64),
+                         int(options.widen), int(options.first), kernel.SMALL_SET], np.int64),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),

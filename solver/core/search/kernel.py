@@ -48,12 +48,13 @@ from solver.core.search.hard import hard_allows as _hard_allows
 INF = np.int64(1 << 40)
 hard_allows = njit(cache=True)(_hard_allows)  # the one hard mode: mark games' (Wordle's)
 PROBES = 8  # slots tried per memo lookup
-SMALL_SET = 64  # full passes over at most this many targets read the target-major table (measured faster)
+SMALL_SET = 64  # default of params[SMALL]: full passes over at most this many targets read the target-major table (measured faster)
 # stats counters
 NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
 WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
 WIDEN = 7  # index in ws.params: top-k goes on past the k best while none of them can finish, at depths below this (0: never)
 FIRST = 8  # index in ws.params: 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
+SMALL = 9  # index in ws.params: full passes over at most this many targets read `table_t` (tests set 0 or a large one)
 
 
 class Workspace(NamedTuple):
@@ -66,8 +67,8 @@ class Workspace(NamedTuple):
     letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
-    params: np.ndarray  # int64 [9]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
-    # order (0 bound, 1 entropy), work limit, widen (levels), first (0/1)
+    params: np.ndarray  # int64 [10]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
+    # order (0 bound, 1 entropy), work limit, widen (levels), first (0/1), small set (targets)
     zobrist: np.ndarray  # uint64 [2, T]: random keys of the targets (two independent hashes)
     guess_keys: np.ndarray  # uint64 [G]: random keys of the guesses (hard-mode allowed lists)
     part: np.ndarray  # int32 [D, T]: H partitioned by the guess under evaluation
@@ -467,7 +468,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     keep = free != 0 and ws.params[3] == 0 and r >= 3
     useful = ws.useful[d]
     u = 0
-    small = n <= SMALL_SET
+    small = n <= ws.params[SMALL]
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
         # over a small H, the target-major rows of its targets stay in the cache from one guess to
