@@ -109,6 +109,49 @@ def test_threaded_opener_totals_equal_the_one_thread_search(name):
     assert threaded[2].opener_total(0, r=1) >= INF  # no tree of one guess finishes them all
 
 
+@pytest.mark.parametrize("name", ["wordle-30+30", "wordle-ight-hard", "mastermind-3x3"])
+def test_a_set_searched_jointly_by_threads_has_the_one_thread_value(name):
+    """Threads taking a set's guesses in turn from shared counters, one memo between them: the least
+    of their values is the set's, exact below the cut-off and a bound of at least it above."""
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    plain = Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12))
+    rng = np.random.default_rng(11)
+    for threads in (1, 2, 3):
+        totals = ThreadedTotals(Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12)), threads)
+        for size in sorted({min(6, game.n_targets), min(12, game.n_targets), game.n_targets}):
+            positions = np.sort(rng.choice(game.n_targets, size, replace=False))
+            exact, _ = plain.value(positions, 4)
+            for beta in (INF + 1, exact, exact + 1, exact - 2):
+                shared = np.zeros(5, np.int64)
+                shared[kernel.BEST], shared[kernel.ACTIVE] = beta, 1
+                values = totals._run_each(lambda s: s.value(positions, 4, beta=beta, shared=shared)[0])
+                assert len(values) == threads
+                assert shared[kernel.NEXT] >= shared[kernel.COUNT] or shared[kernel.STOP]  # every guess taken
+                got = min(values)
+                if exact < beta:
+                    assert got == exact, (threads, size, beta)
+                else:
+                    assert beta <= got <= exact, (threads, size, beta)
+
+
+def test_a_torn_memo_entry_reads_as_a_miss():
+    """An entry whose values another thread changed half-way fails its check (kernel.entry_mix)."""
+    searcher = searched(mastermind.game(2, 3), 4)
+    ws = searcher.ws
+    h1, h2 = np.uint64(12345), np.uint64(67890)
+    kernel.memo_store(ws, h1, h2, 5, 9, 12, 3)
+    assert kernel.memo_find(ws, h1, h2)[1:] == (9, 12, 3)
+    kernel.memo_store(ws, h1, h2, 5, 10, 11, 4)  # a merge: the tighter bounds, the new guess
+    slot, lo, hi, guess = kernel.memo_find(ws, h1, h2)
+    assert (lo, hi, guess) == (10, 11, 4)
+    ws.memo_hi[slot] = 10  # a write another thread did not finish: the key not rewritten
+    assert kernel.memo_find(ws, h1, h2)[0] == -1
+    kernel.memo_store(ws, h1, h2, 5, 10, 10, 4)  # a torn entry is not merged into
+    slot, lo, hi, guess = kernel.memo_find(ws, h1, h2)
+    assert slot >= 0 and (lo, hi, guess) == (10, 10, 4)
+
+
 def test_bulls_two_digits_on_subsets():
     game = bulls.game(2)
     searcher = searched(game, 6)

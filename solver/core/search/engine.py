@@ -115,13 +115,24 @@ def letter_counts(words: np.ndarray) -> np.ndarray:
     return counts
 
 
+MEMO_FIELDS = ("memo_key", "memo_lo", "memo_hi", "memo_guess", "memo_size")
+
+
+def new_memo(slots: int) -> dict[str, np.ndarray]:
+    """Return the arrays of an empty memo of `slots` entries, by workspace field name."""
+    return {"memo_key": np.zeros((2, slots), np.uint64), "memo_lo": np.zeros(slots, np.int64),
+            "memo_hi": np.zeros(slots, np.int64), "memo_guess": np.full(slots, -1, np.int32),
+            "memo_size": np.zeros(slots, np.int32)}
+
+
 def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarray]:
     """Return a zeroed [depth, width] scratch array of `dtype` for each workspace field name."""
     return {name: np.zeros((depth, width), dtype) for name in names}
 
 
-def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Workspace:
-    """Return the kernel's arrays for `game` (table: codes[all guesses, all targets])."""
+def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
+    """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
+    of `memo_of` when given (a workspace of the same game and options), else a new one."""
     g_count, t_count = table.shape
     classes, losing = kernel.class_counts(table, game.win_code)
     depth = options.max_guesses + 2
@@ -151,12 +162,9 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions) -> Wor
         **per_depth(depth, g_count, np.int64, "cand_bound", "cand_key"),
         best=np.full(depth, -1, np.int32),
         local_b=np.zeros(depth, np.int64),
-        memo_key=np.zeros((2, slots), np.uint64),
-        memo_lo=np.zeros(slots, np.int64),
-        memo_hi=np.zeros(slots, np.int64),
-        memo_guess=np.full(slots, -1, np.int32),
-        memo_size=np.zeros(slots, np.int32),
+        **(new_memo(slots) if memo_of is None else {name: getattr(memo_of, name) for name in MEMO_FIELDS}),
         stats=np.zeros(8, np.int64),
+        shared=np.zeros(5, np.int64),
     )
 
 
@@ -181,11 +189,13 @@ class Stats:
 class Searcher:
     """Exact (or top-k) search over one game variant; `table` is codes[all guesses, all targets]."""
 
-    def __init__(self, game: Game, table: np.ndarray, options: SearchOptions):
+    def __init__(self, game: Game, table: np.ndarray, options: SearchOptions, memo_of: "Searcher | None" = None):
+        """`memo_of`: a searcher of the same game and options whose memo this one shares (threads: the
+        kernel's entries are checked on reading, `kernel.memo_find`)."""
         self.game, self.options = game, options
         self.table = np.ascontiguousarray(table)
         self.hard = game.allowed is not None
-        self.ws = make_workspace(game, self.table, options)
+        self.ws = make_workspace(game, self.table, options, memo_of.ws if memo_of is not None else None)
         self.all_guesses = self.ws.pool
         self._exact: dict = {}  # (r, positions) -> (value, best guess) at the symmetric levels
         self._prove: Searcher | None = None  # made by `lower_bound` in top-k mode
@@ -216,14 +226,17 @@ class Searcher:
         return guesses, ghash
 
     def value(self, positions: np.ndarray, r: int, guesses: np.ndarray | None = None, ghash: int = 0,
-              beta: int | None = None, free: bool = True, forced: int = -1) -> tuple[int, int]:
+              beta: int | None = None, free: bool = True, forced: int = -1,
+              shared: np.ndarray | None = None) -> tuple[int, int]:
         """Return (value, best guess row or -1): exact below `beta` (default: no limit); with `forced`
-        >= 0, the total of playing that guess row here (and the best guesses below it)."""
+        >= 0, the total of playing that guess row here (and the best guesses below it). With `shared`
+        (a joint search's counters, `kernel.NEXT`...), this thread's part of a search that threads run
+        together: exact (below `beta`) or a bound over the guesses it took (`parallel.ThreadedTotals`)."""
         H = np.ascontiguousarray(positions, dtype=np.int32)
         pool = self.all_guesses if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
         self.ws.best[0] = -1
         limit = INF + 1 if beta is None else np.int64(beta)
-        value = self._search(H, r, limit, pool, ghash, free, forced)
+        value = self._search(H, r, limit, pool, ghash, free, forced, shared)
         if forced >= 0:
             return value, (forced if value < limit else -1)
         best = int(self.ws.best[0])  # negative: a given-up set answered from the memo
@@ -309,10 +322,12 @@ class Searcher:
             return self.guess_value(H, r, limit, (), row)
         return self._search(H, r, limit, self.all_guesses, 0, 0, row)
 
-    def _search(self, H: np.ndarray, r: int, limit: int, pool: np.ndarray, ghash: int, free: int, forced: int) -> int:
+    def _search(self, H: np.ndarray, r: int, limit: int, pool: np.ndarray, ghash: int, free: int, forced: int,
+                shared: np.ndarray | None = None) -> int:
         """Return `kernel.search` at depth 0. In the main thread, where Ctrl-C arrives, a search of more
         than WATCHED_SIZE targets runs watched (`watch.run_watched`): Ctrl-C stops it at once."""
-        args = (self.ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
+        ws = self.ws if shared is None else self.ws._replace(shared=shared)
+        args = (ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
                 np.int64(forced))
         self.ws.local_b[0] = 0  # a guess forced at the root is valued with no pass of this search's behind it
         if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():

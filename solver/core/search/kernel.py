@@ -54,6 +54,10 @@ NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (gu
 WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
 WIDEN = 7  # index in ws.params: top-k goes on past the k best while none of them can finish, at depths below this (0: never)
 FIRST = 8  # index in ws.params: 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
+# ws.shared: a set searched jointly by threads (see `search`): the next guess (its place in the common
+# order), the least total found by any thread (starts at the cut-off), stop (one thread's total met
+# the set's lower bound), active (0: the workspace's own array, no joint search), guesses in the order
+NEXT, BEST, STOP, ACTIVE, COUNT = 0, 1, 2, 3, 4
 SMALL = 9  # index in ws.params: full passes over at most this many targets read `table_t` (tests set 0 or a large one)
 
 
@@ -94,6 +98,7 @@ class Workspace(NamedTuple):
     memo_guess: np.ndarray  # int32 [M]
     memo_size: np.ndarray  # int32 [M]: set size (0 = empty slot); larger sets are kept on eviction
     stats: np.ndarray  # int64 [8]: nodes, full nodes, memo probes, memo hits, stores
+    shared: np.ndarray  # int64 [5]: a joint search's counters (NEXT, BEST, STOP, ACTIVE, COUNT; ACTIVE 0: none)
 
 
 @njit(cache=True)
@@ -116,19 +121,47 @@ def set_hash(ws, H, r, ghash):
 
 
 @njit(cache=True)
+def entry_mix(lo, hi, guess):
+    """Return a 64-bit mix of an entry's values. Its second key is stored XORed with it (Hyatt and
+    Mann's lockless table): threads sharing a memo may tear an entry by writing it at once, and a torn
+    entry then fails the check and reads as a miss."""
+    x = np.uint64(lo) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= np.uint64(hi) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= np.uint64(np.int64(guess) + np.int64(1 << 32)) * np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+@njit(cache=True)
 def memo_find(ws, h1, h2):
-    """Return the memo slot holding (h1, h2), or -1."""
+    """Return (slot, lower, upper, guess) of the memo entry of (h1, h2); slot -1 if none. The values
+    are read once and checked, as another thread may be rewriting the entry."""
     mask = ws.memo_size.shape[0] - 1
     slot = int(h1 & np.uint64(mask))
     ws.stats[PROBE] += 1
     for i in range(PROBES):
         s = (slot + i) & mask
         if ws.memo_size[s] == 0:
-            return -1
-        if ws.memo_key[0, s] == h1 and ws.memo_key[1, s] == h2:
-            ws.stats[HIT] += 1
-            return s
-    return -1
+            break
+        if ws.memo_key[0, s] == h1:
+            lo = ws.memo_lo[s]
+            hi = ws.memo_hi[s]
+            guess = ws.memo_guess[s]
+            if ws.memo_key[1, s] ^ entry_mix(lo, hi, guess) == h2:
+                ws.stats[HIT] += 1
+                return s, lo, hi, np.int64(guess)
+    return -1, np.int64(0), INF, np.int64(-1)
+
+
+@njit(cache=True)
+def memo_write(ws, s, h1, h2, n, lo, hi, guess):
+    """Write a whole entry into slot `s` (keys, values, size)."""
+    ws.memo_key[0, s] = h1
+    ws.memo_lo[s] = lo
+    ws.memo_hi[s] = hi
+    ws.memo_guess[s] = guess
+    ws.memo_size[s] = n
+    ws.memo_key[1, s] = h2 ^ entry_mix(lo, hi, guess)
 
 
 @njit(cache=True)
@@ -144,26 +177,24 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
         if ws.memo_size[s] == 0:
             victim = s
             break
-        if ws.memo_key[0, s] == h1 and ws.memo_key[1, s] == h2:
-            if lo > ws.memo_lo[s]:
-                ws.memo_lo[s] = lo
-            if hi < ws.memo_hi[s]:
-                ws.memo_hi[s] = hi
-                ws.memo_guess[s] = guess
-            elif lo >= INF and guess < ws.memo_guess[s] < 0:
-                ws.memo_guess[s] = guess  # given up on again, widened more levels below
-            return
+        if ws.memo_key[0, s] == h1:
+            old_lo = ws.memo_lo[s]
+            old_hi = ws.memo_hi[s]
+            old_guess = ws.memo_guess[s]
+            if ws.memo_key[1, s] ^ entry_mix(old_lo, old_hi, old_guess) == h2:
+                new_guess = old_guess
+                if hi < old_hi:
+                    new_guess = guess
+                elif lo >= INF and guess < old_guess < 0:
+                    new_guess = guess  # given up on again, widened more levels below
+                memo_write(ws, s, h1, h2, n, max(lo, old_lo), min(hi, old_hi), new_guess)
+                return
         if victim < 0 or ws.memo_size[s] < ws.memo_size[victim]:
             victim = s
     if ws.memo_size[victim] > n:
         return
     ws.stats[STORE] += 1
-    ws.memo_key[0, victim] = h1
-    ws.memo_key[1, victim] = h2
-    ws.memo_lo[victim] = lo
-    ws.memo_hi[victim] = hi
-    ws.memo_guess[victim] = guess
-    ws.memo_size[victim] = n
+    memo_write(ws, victim, h1, h2, n, lo, hi, guess)
 
 
 @njit(cache=True)
@@ -174,13 +205,13 @@ def widened_levels(ws, d, r):
 
 
 @njit(cache=True)
-def settled(ws, slot, d, r):
-    """Return whether a memo entry may answer a node at depth `d` with `r` guesses left: any entry
-    but a set given up on (lower bound INF) by a search widened fewer levels than this node's. Such
-    an entry records its widened levels as its guess, -1 - levels (-1: not widened)."""
-    if ws.memo_lo[slot] < INF:
+def settled(ws, lo, guess, d, r):
+    """Return whether a memo entry (lower bound, guess) may answer a node at depth `d` with `r` guesses
+    left: any entry but a set given up on (lower bound INF) by a search widened fewer levels than this
+    node's. Such an entry records its widened levels as its guess, -1 - levels (-1: not widened)."""
+    if lo < INF:
         return True
-    return -1 - ws.memo_guess[slot] >= widened_levels(ws, d, r)
+    return -1 - guess >= widened_levels(ws, d, r)
 
 
 @njit(cache=True)
@@ -346,10 +377,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             c1 = c2 = np.uint64(0)
             if not hard:  # hard mode: the key needs the child's allowed list, made in pass 3
                 c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
-                slot = memo_find(ws, c1, c2)
-                if slot >= 0 and settled(ws, slot, d + 1, r - 1):
-                    lo = ws.memo_lo[slot]
-                    if lo == ws.memo_hi[slot]:
+                slot, lo, hi, guess = memo_find(ws, c1, c2)
+                if slot >= 0 and settled(ws, lo, guess, d + 1, r - 1):
+                    if lo == hi:
                         ws.cls_exact[d, j] = 1
                     if lo > bound:
                         bound = lo
@@ -423,13 +453,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     topk = ws.params[1]
     # -- memo ------------------------------------------------------------------------------
     h1, h2 = set_hash(ws, H, r, ghash)
-    slot = memo_find(ws, h1, h2) if free else -1
-    if slot >= 0 and not settled(ws, slot, d, r):
+    slot, lo, hi, guess = memo_find(ws, h1, h2) if free else (-1, np.int64(0), INF, np.int64(-1))
+    if slot >= 0 and not settled(ws, lo, guess, d, r):
         slot = -1  # given up on where it was widened less: widened here, it may still finish
     if slot >= 0:
-        lo = ws.memo_lo[slot]
-        if lo == ws.memo_hi[slot]:
-            ws.best[d] = ws.memo_guess[slot]
+        if lo == hi:
+            ws.best[d] = guess
             return lo
         if lo >= beta:
             return lo
@@ -544,7 +573,24 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     best = INF
     best_guess = -1
     failed = above
-    for oi in range(m):
+    # a set searched jointly by threads (`ws.shared[ACTIVE]`, at its own root only): each takes the next
+    # guess in the common order from the shared counter and cuts off at the best total any has found
+    joint = d == 0 and ws.shared[ACTIVE] != 0
+    if joint:
+        ws.shared[COUNT] = m
+    oi = -1
+    while True:
+        if joint:
+            if ws.shared[STOP]:
+                break
+            oi = ws.shared[NEXT]
+            ws.shared[NEXT] = oi + 1  # a race may hand a guess to both threads, never skip one
+            if ws.shared[BEST] < beta:
+                beta = ws.shared[BEST]
+        else:
+            oi += 1
+        if oi >= m:
+            break
         # top-k: the k best only; widened (the first params[WIDEN] levels of the call), the next ones
         # too while none finishes at all (each one tried gave INF, or a bound a little below it that a
         # cut-off near INF leaves): such a set is not given up on
@@ -573,10 +619,17 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             best = total
             best_guess = g
             beta = total
+            if joint and total < ws.shared[BEST]:
+                ws.shared[BEST] = total
             if best <= lb or (ws.params[FIRST] and best < INF):
+                if joint:
+                    ws.shared[STOP] = 1
                 break
         elif total < failed:
             failed = total
+    if joint:  # this thread's part: its best or a bound over the guesses it took, not memoised
+        ws.best[d] = best_guess
+        return best if best_guess >= 0 else min(max(lb, failed), INF)
     if best_guess >= 0:
         if free and best >= INF:  # a cut-off above INF takes an unfinishable guess: given up on
             memo_store(ws, h1, h2, n, INF, INF, -1 - widened_levels(ws, d, r))
