@@ -184,6 +184,7 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
         raise ValueError(f"--cutoff must be at least 1, got {cutoff}")
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
+    began = time.monotonic()
     options = options or default_options(game)
     if not options.proves:
         raise ValueError("exact opener totals need a prove-mode search")
@@ -230,6 +231,7 @@ class Ranking:
     evaluated: int  # openers evaluated by this run
     skipped: int  # openers of the selection already in the file
     cutoff: int | None  # the cut-off at the end of the run (None: none)
+    wall_seconds: float = 0.0  # this run's
 
 
 def cutoff_rule(keep: int, cutoff: int | None = None) -> str:
@@ -282,7 +284,8 @@ def write_ranking(game: Game, results, options: SearchOptions, extra: dict, fold
     """Write the ranking file atomically (`solver.core.atomic`, as `solver.core.artifacts.write` does): one row
     per opener, best first; columns opener, total (exact, or a proven lower bound), proven (exact),
     seconds; the metadata of every artifact (schema and code version, game, fingerprint, build time,
-    content sha256) and the ranking's own (search, cut-off rule, selection, counts)."""
+    content sha256) and the ranking's own (search, cut-off rule, selection, counts, ``search_seconds``
+    the openers' search times summed, ``wall_seconds`` the runs' wall times summed)."""
     results = sorted(results, key=_sort_key)
     table = pa.table({
         "opener": pa.array([r.label for r in results], pa.string()),
@@ -302,6 +305,14 @@ def write_ranking(game: Game, results, options: SearchOptions, extra: dict, fold
     with atomic.replacing(path, parents=True) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path
+
+
+def wall_seconds(path: Path) -> float:
+    """Return the wall time of the runs that wrote a ranking file, summed (0 where it says none)."""
+    try:
+        return float(artifacts.read_metadata(path).get("wall_seconds", 0))
+    except (artifacts.MissingTableError, artifacts.ArtifactError, ValueError):
+        return 0.0
 
 
 def better(ours: OpenerTotal | None, theirs: OpenerTotal) -> OpenerTotal:
@@ -390,13 +401,14 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
         raise ValueError(f"--top must be at least 1, got {keep}")
     if cutoff is not None and cutoff < 1:
         raise ValueError(f"--cutoff must be at least 1, got {cutoff}")
+    began = time.monotonic()
     options = options or default_options(game)
     if not options.proves:
         raise ValueError("exact opener totals need a prove-mode search")
     rows = [int(r) for r in dict.fromkeys(int(r) for r in rows)]
     known = load_ranking(game, options, folder)
     state = {"best": _best(((r.total, r.row) for r in known.values() if r.proven_exact), keep),
-             "saved": time.monotonic(), "new": 0}
+             "saved": time.monotonic(), "new": 0, "counted": time.monotonic()}
 
     def beta() -> int | None:
         return ranking_cutoff(state["best"], keep, cutoff)
@@ -422,8 +434,12 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
             state["best"] = _best(state["best"] + tuple((r.total, r.row) for r in known.values() if r.proven_exact),
                                   keep)
             chosen = merged_selection(path, selection) if there else selection
+            now = time.monotonic()  # this run's wall time since its last rewrite, added to the file's
+            wall = (wall_seconds(path) if there else 0.0) + now - state["counted"]
+            state["counted"] = now
             return write_ranking(game, known.values(), options,
-                                 {**extra, "selection": chosen, "cutoff": beta() or "none"}, folder)
+                                 {**extra, "selection": chosen, "cutoff": beta() or "none",
+                                  "wall_seconds": f"{wall:.1f}"}, folder)
 
     def calls():
         for group in groups(game, todo):
@@ -451,4 +467,4 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
         if state["new"] or not ranking_path(game, folder).exists():
             save()
     return Ranking(sorted(known.values(), key=_sort_key), ranking_path(game, folder), state["new"],
-                   len(rows) - len(todo), beta())
+                   len(rows) - len(todo), beta(), time.monotonic() - began)

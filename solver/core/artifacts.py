@@ -23,7 +23,9 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   one row per opener evaluated, best first. Columns: ``opener`` (string, guess text), ``total``
   (int64, the least total guesses over every target of a tree opening with it, or a proven lower
   bound of it), ``proven`` (bool, the total is exact), ``seconds`` (float64, search time);
-  metadata: ``strategy``, ``cutoff_rule``, ``selection`` and counts (`pipeline.search.openers`).
+  metadata: ``strategy``, ``cutoff_rule``, ``selection``, counts, ``search_seconds`` (the openers'
+  search times summed) and ``wall_seconds`` (the wall times of the runs that wrote it, summed)
+  (`pipeline.search.openers`).
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
