@@ -271,6 +271,9 @@ def selby_seconds(hard: bool = False, openers: list[str] | None = None, beta: in
     return statistics.median(times) if times else None
 
 
+SALET_RUNS = 9  # runs of each SALET timing (a shared machine: single runs vary by 15% either way)
+
+
 def bench_exact() -> None:
     """Print the exact search's warm times: SALET proofs (normal, hard) on one core and on two
     threads (Selby's C beside them when `SELBY_WORDLE` names his program), 20 random openers at the
@@ -289,7 +292,7 @@ def bench_exact() -> None:
         row = game.index_of("SALET")
         Searcher(game, table, SearchOptions(memo_bits=10)).opener_total(row)  # compile or load the kernel
         times, threaded, searcher = [], [], None
-        for _ in range(3):
+        for _ in range(SALET_RUNS):  # one core and two threads in turn: the machine's speed drifts
             searcher = Searcher(game, table, SearchOptions(memo_bits=20))
             start = time.perf_counter()
             total = searcher.opener_total(row)

@@ -143,14 +143,22 @@ def memo_find(ws, h1, h2):
         s = (slot + i) & mask
         if ws.memo_size[s] == 0:
             break
-        if ws.memo_key[0, s] == h1:
-            lo = ws.memo_lo[s]
-            hi = ws.memo_hi[s]
-            guess = ws.memo_guess[s]
-            if ws.memo_key[1, s] ^ entry_mix(lo, hi, guess) == h2:
-                ws.stats[HIT] += 1
-                return s, lo, hi, np.int64(guess)
+        found, lo, hi, guess = entry_at(ws, s, h1, h2)
+        if found:
+            ws.stats[HIT] += 1
+            return s, lo, hi, guess
     return -1, np.int64(0), INF, np.int64(-1)
+
+
+@njit(cache=True)
+def entry_at(ws, s, h1, h2):
+    """Return (whether slot `s` holds (h1, h2) whole, its lower bound, upper bound, guess)."""
+    if ws.memo_key[0, s] != h1:
+        return False, np.int64(0), INF, np.int64(-1)
+    lo = ws.memo_lo[s]
+    hi = ws.memo_hi[s]
+    guess = np.int64(ws.memo_guess[s])
+    return ws.memo_key[1, s] ^ entry_mix(lo, hi, guess) == h2, lo, hi, guess
 
 
 @njit(cache=True)
@@ -177,18 +185,15 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
         if ws.memo_size[s] == 0:
             victim = s
             break
-        if ws.memo_key[0, s] == h1:
-            old_lo = ws.memo_lo[s]
-            old_hi = ws.memo_hi[s]
-            old_guess = ws.memo_guess[s]
-            if ws.memo_key[1, s] ^ entry_mix(old_lo, old_hi, old_guess) == h2:
-                new_guess = old_guess
-                if hi < old_hi:
-                    new_guess = guess
-                elif lo >= INF and guess < old_guess < 0:
-                    new_guess = guess  # given up on again, widened more levels below
-                memo_write(ws, s, h1, h2, n, max(lo, old_lo), min(hi, old_hi), new_guess)
-                return
+        found, old_lo, old_hi, old_guess = entry_at(ws, s, h1, h2)
+        if found:
+            new_guess = old_guess
+            if hi < old_hi:
+                new_guess = guess
+            elif lo >= INF and guess < old_guess < 0:
+                new_guess = guess  # given up on again, widened more levels below
+            memo_write(ws, s, h1, h2, n, max(lo, old_lo), min(hi, old_hi), new_guess)
+            return
         if victim < 0 or ws.memo_size[s] < ws.memo_size[victim]:
             victim = s
     if ws.memo_size[victim] > n:
