@@ -19,6 +19,13 @@
   result) and nothing more is memoised, so the memo stays true for the next search. The kernel runs
   without the GIL, so another thread may lower the limit to stop it (`Searcher.value_until`).
 
+Joint search (``ws.shared[ACTIVE]``, `solver.core.search.parallel`): threads, each with its own
+workspace, search one set together; at the set's own node (depth 0) each takes the next guess of the
+common order from the shared counters and cuts off at the least total any has found. Each returns
+its best (exact) or a bound over the guesses it took, unmemoised; the least of them is the set's
+value, fail-soft as above. The threads may share one memo: entries are checked on reading
+(`entry_mix`), so one torn by two writers reads as a miss.
+
 Lower bounds: a table ``lb[r, m]`` (the counting bound: one target can be finished by the next
 guess, at most ``b`` by the one after, ``b**2`` by the third, ... where ``b`` is the most non-winning
 classes any guess makes), per-guess sums of the class bounds, memoised bounds, and the 2m test
