@@ -39,7 +39,7 @@ def test_two_ranking_runs_into_one_folder_keep_both_runs_openers(ranking_game, t
     assert meta["selection"] == "best:0,random:18 + best:12,random:0"
     # each run's wall time is added to the file's: B's whole run lies within A's, so less than half
     wall, b_wall = float(meta["wall_seconds"]), other[0].wall_seconds
-    assert 0 < b_wall < wall / 2 + 1e-6
+    assert 0 < b_wall <= wall / 2 + 1e-3  # the file keeps milliseconds
     assert not list(tmp_path.glob(".*.lock")) and not list(tmp_path.glob(".*.tmp"))
 
 

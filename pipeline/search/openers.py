@@ -439,7 +439,7 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
             state["counted"] = now
             return write_ranking(game, known.values(), options,
                                  {**extra, "selection": chosen, "cutoff": beta() or "none",
-                                  "wall_seconds": f"{wall:.1f}"}, folder)
+                                  "wall_seconds": f"{wall:.3f}"}, folder)
 
     def calls():
         for group in groups(game, todo):
