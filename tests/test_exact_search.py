@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.search.build import Plan, build, checkpoint_dir, solve_class, solve_node
-from pipeline.search.depth import NoTreeWithin, least_worst_case, three_suffice
+from pipeline.search.depth import NoTreeWithin, finishing_opener, least_worst_case, three_suffice
 from solver.core import kernels
 from solver.core.search import hard, kernel
 from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
@@ -393,6 +393,40 @@ def test_least_worst_case_equals_brute_force(name):
     rough = least_worst_case(game, table, 8, work=1, k=1)
     assert rough.lower <= least <= rough.guesses
     assert feasibility.value(positions, rough.guesses, forced=rough.opener)[0] < INF
+
+
+@pytest.mark.parametrize("name", ["mastermind-3x3", "wordle-30-hard", "wordle-ight-hard"])
+def test_finding_a_first_guess_first_keeps_the_least_worst_case(name):
+    # each "does r suffice?" first looks for a first guess below which every class finishes: the same
+    # answer, and a guess found so does finish; where r is too few, none is found
+    game = SMALL_GAMES[name]()
+    table = kernels.feedback_table(game)
+    least = least_worst_case(game, table, 8).guesses
+    worst = least_worst_case(game, table, 8, find_work=10**9)
+    assert worst.guesses == least and worst.proven
+    feasibility = searched(game, 8, first=True)
+    positions = np.arange(game.n_targets)
+    row, work = finishing_opener(game, table, least, 10**9)
+    assert row >= 0 and work >= 0 and feasibility.value(positions, least, forced=row)[0] < INF
+    assert finishing_opener(game, table, least - 1, 10**9)[0] == -1
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(["mastermind-3x3", "wordle-30", "wordle-30+30"]), data=st.data())
+def test_separating_guess_equals_brute_force(name, data):
+    # the pairwise survivor test against every guess's codes on the set: one giving each target its own
+    game = SMALL_GAMES[name]()
+    searcher = searched(game, 6)
+    size = data.draw(st.integers(2, min(game.n_targets, 12)))
+    H = np.array(sorted(data.draw(st.sets(st.integers(0, game.n_targets - 1), min_size=size, max_size=size))),
+                 dtype=np.int32)
+    guesses = searcher.all_guesses
+    row = kernel.separating_guess(searcher.ws, H, guesses, 1)
+    table = searcher.table
+    apart = [g for g in guesses if len(set(table[g, H].tolist())) == H.size]
+    assert (row >= 0) == bool(apart)
+    if row >= 0:
+        assert row in apart
 
 
 @pytest.mark.parametrize("name", sorted(SMALL_GAMES))

@@ -76,6 +76,8 @@ class Plan:
     worst_work: int | None = WORST_WORK  # None: no limit
     worst_widen: int = 0  # levels of the worst-first tree search widened (0: all); a class that no tree
     # of that search finishes in time is searched again with one more, until one does
+    worst_find_work: int = 0  # each "one fewer?" first looks for a first guess that does, within this
+    # many pairs (`depth.finishing_opener`; 0: not)
     # top-k only: a root class of at most `refine_size` targets whose value stays above its proven
     # lower bound is searched again with each k of `refine_k`, the best tree kept (top-k is not monotone
     # in k: which guesses are a node's k best depends on the cut-off it is reached with)
@@ -106,7 +108,9 @@ class Plan:
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
         text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")
-                 + _worst_work_text(self.worst_work)) if self.worst_first else ""
+                 + _worst_work_text(self.worst_work)
+                 + (f"-find{self.worst_find_work:.0e}".replace("e+", "e") if self.worst_find_work else "")
+                 ) if self.worst_first else ""
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
@@ -496,7 +500,8 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     if plan.worst_first:  # its search time counts whether it ran now or in a run that stopped
         worst = _load_object(checkpoint / "worst.pkl")
         if not isinstance(worst, WorstCase):
-            worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work)
+            worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work,
+                                     find_work=plan.worst_find_work)
             _save_object(checkpoint / "worst.pkl", worst)
         plan, spent = plan.within(worst.guesses), worst.seconds
     start = time.perf_counter()

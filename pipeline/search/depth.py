@@ -94,15 +94,66 @@ def three_suffice(game: Game, table: np.ndarray) -> tuple[bool, int, int]:
     return False, -1, work
 
 
+FINDER_STAGES = tuple(10 ** e for e in range(5, 12))  # pairs a class may score, stage by stage: 1e5 .. 1e11
+
+
+def finishing_opener(game: Game, table: np.ndarray, r: int, work: int, seed: int = 0,
+                     memo_bits: int = 22) -> tuple[int, int]:
+    """Return (a first guess row below which some tree finishes every class within `r` - 1 more
+    guesses, or -1 if none was found within `work` (guess, target) pairs; the pairs scored).
+
+    First guesses are tried one at a time, in a fixed shuffled order (`seed`): the search's own order
+    begins with the common letters, whose greens lock hard mode into families such as -ILL, and
+    refuting such a guess can take minutes. For each, its classes, most constrained first (targets
+    per allowed guess), get feasibility searches over every guess with 1e5, 1e6, ... pairs each: one
+    proven unfinishable drops the guess, all finished return it. A guess still open at 1e11 pairs a
+    class is left for the next. Finding is cheap where refuting is not: 4 of 60 random 4-letter
+    hard-mode guesses finish within 7 guesses (WHAM, BOWS, PUBS, DHAK), and with seed 0 the 219th
+    guess tried, BAMS, after 3.6e10 pairs (282 s on one core), where the search over every guess ran
+    out of 6e10 pairs without an answer."""
+    searcher = Searcher(game, table, SearchOptions(max_guesses=r, memo_bits=memo_bits, first=True))
+    positions = np.arange(game.n_targets, dtype=np.int32)
+    for row in np.random.default_rng(seed).permutation(game.n_guesses):
+        classes = []
+        for code, group in searcher.split(int(row), positions):
+            if code != game.win_code:
+                guesses, ghash = searcher.allowed_after(((int(row), code),))
+                classes.append((group, guesses, ghash))
+        classes.sort(key=lambda c: -c[0].size / max(c[1].size, 1))
+        finished = [False] * len(classes)
+        refuted = False
+        for stage in FINDER_STAGES:
+            for i, (group, guesses, ghash) in enumerate(classes):
+                if finished[i]:
+                    continue
+                left = work - searcher.work
+                if left <= 0:
+                    return -1, searcher.work
+                found = searcher.bounded_value(group, r - 1, min(stage, left), guesses, ghash)
+                if found is None:
+                    continue
+                finished[i] = found[0] < INF
+                if not finished[i]:
+                    refuted = True
+                    break
+            if refuted or all(finished):
+                break
+        if all(finished):
+            return int(row), searcher.work
+    return -1, searcher.work
+
+
 def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None = None, k: int = 10,
-                     memo_bits: int = 22) -> WorstCase:
+                     memo_bits: int = 22, find_work: int = 0) -> WorstCase:
     """Return the least number of guesses (<= `cap`) within which a tree finishes every target.
 
     A top-`k` feasibility search first finds some r that suffices (an upper bound, fast); then the
     search over every guess asks whether r - 1, r - 2, ... do: one that does lowers r, the first that
     fails proves the rest too few (fewer guesses never finish what more cannot). Each question may
     score `work` (guess, target) pairs (None: no limit); one that runs out leaves its r unproven, and
-    the result's `lower` says what is proven. Raises `NoTreeWithin` when no tree keeps within `cap`
+    the result's `lower` says what is proven. With `find_work`, each question first looks for a first
+    guess that does within that many pairs (`finishing_opener`): a "yes" found so needs no search
+    over every first guess. Raises `NoTreeWithin` when no tree keeps within `cap`
     (with a work limit, only when the full search says so; the top-k search alone proves nothing).
     """
     start = time.perf_counter()
@@ -122,7 +173,13 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
             spent += scored
             found = (0 if suffice else INF, first)
         else:
-            found = prover.value(positions, r) if work is None else prover.bounded_value(positions, r, work)
+            found = None
+            if find_work:
+                row, scored = finishing_opener(game, table, r, find_work, memo_bits=memo_bits)
+                spent += scored
+                found = (0, row) if row >= 0 else None
+            if found is None:
+                found = prover.value(positions, r) if work is None else prover.bounded_value(positions, r, work)
         if found is None:
             continue  # out of work: unproven; a smaller r is cheaper to refute
         value, guess = found

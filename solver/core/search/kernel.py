@@ -333,6 +333,43 @@ def perfect_candidate(ws, H, d):
 
 
 @njit(cache=True, nogil=True)
+def separating_guess(ws, H, guesses, d):
+    """Return a guess of `guesses` giving each target of H its own code, or -1. Pairs of targets are
+    tried in turn, each keeping the guesses that tell those two apart (`ws.cand_guess[d]` holds them:
+    this node's full pass has not begun), so a pass touches about one byte per guess and survivor:
+    far less than scoring every guess on every target when, as usual, few guesses survive."""
+    n = H.shape[0]
+    tt = ws.table_t
+    keep = ws.cand_guess[d]
+    a = tt[H[0]]
+    b = tt[H[1]]
+    m = 0
+    for gi in range(guesses.shape[0]):
+        g = guesses[gi]
+        if a[g] != b[g]:
+            keep[m] = g
+            m += 1
+    checked = guesses.shape[0]
+    for j in range(2, n):
+        b = tt[H[j]]
+        for i in range(j):
+            if m == 0:
+                ws.stats[WORK] += checked
+                return -1
+            a = tt[H[i]]
+            kept = 0
+            for si in range(m):
+                g = keep[si]
+                if a[g] != b[g]:
+                    keep[kept] = g
+                    kept += 1
+            checked += m
+            m = kept
+    ws.stats[WORK] += checked
+    return keep[0] if m > 0 else -1
+
+
+@njit(cache=True, nogil=True)
 def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     """See the module docstring; `forced` >= 0 evaluates that one guess at this node instead."""
     if ws.stats[ABORTED]:
@@ -403,12 +440,49 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                     ws.cls_exact[d, j] = 1
                     if not hard:
                         memo_store(ws, c1, c2, size, bound, bound, perfect)
+                elif pair >= 0 and r >= 4:  # a candidate leaving one pair, three guesses left below: 2n
+                    bound = 2 * size
+                    ws.cls_exact[d, j] = 1
+                    if not hard:
+                        memo_store(ws, c1, c2, size, bound, bound, pair)
                 elif 2 * size > bound:
                     bound = 2 * size
             total += bound - ws.cls_bound[d, j]
             ws.cls_bound[d, j] = bound
             if total >= beta:
                 return min(total, INF)
+        # pass 2b (normal mode): within reach of the cut-off, each open class at 2 * size that no guess
+        # splits into singletons adds one (`separating_guess`, far cheaper than searching it)
+        if not hard and r >= 3:
+            raisable = 0
+            for j in range(k):
+                if not ws.cls_exact[d, j] and ws.cls_bound[d, j] == 2 * ws.cls_size[d, j]:
+                    raisable += 1
+            if 0 < beta - total <= raisable:
+                pool = ws.useful[d, :ws.useful_count[d]] if free == 2 else ws.pool
+                for j in range(k):
+                    size = ws.cls_size[d, j]
+                    if ws.cls_exact[d, j] or ws.cls_bound[d, j] != 2 * size:
+                        continue
+                    C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
+                    c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
+                    if size == ws.params[2] + 1:
+                        raisable -= 1  # no guess splits it into singletons, but a candidate may leave one pair
+                        continue
+                    split = separating_guess(ws, C, pool, d + 1) if size <= ws.params[2] else -1
+                    if split >= 0:
+                        memo_store(ws, c1, c2, size, 2 * size, 2 * size, split)
+                        ws.cls_exact[d, j] = 1
+                        raisable -= 1
+                    else:
+                        memo_store(ws, c1, c2, size, 2 * size + 1, INF, -1)
+                        ws.cls_bound[d, j] = 2 * size + 1
+                        total += 1
+                        raisable -= 1
+                        if total >= beta:
+                            return min(total, INF)
+                    if beta - total > raisable:
+                        break
         # pass 3: search the open classes, smallest first
         open_count = 0
         order = ws.cls_order[d]
@@ -492,6 +566,16 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if lb >= beta:
                 memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
                 return lb
+        if beta == 2 * n + 1 and lb == 2 * n and n != ws.params[2] + 1:
+            # the cut-off is the least value above 2n, which needs a guess splitting H into singletons
+            # (or the pair candidate above): a cheap test of that one question spares the full pass
+            g = separating_guess(ws, H, guesses, d) if n <= ws.params[2] else -1
+            if g >= 0:
+                memo_store(ws, h1, h2, n, 2 * n, 2 * n, g)
+                ws.best[d] = g
+                return np.int64(2 * n)
+            memo_store(ws, h1, h2, n, 2 * n + 1, INF, -1)
+            return np.int64(2 * n + 1)
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
     ws.stats[FULL] += 1
     ws.stats[WORK] += guesses.shape[0] * n
