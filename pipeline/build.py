@@ -102,10 +102,15 @@ EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k"
 # levels, more only where needed (comparing the 4 first guesses within 8 guesses, every level widened,
 # ran past 34 minutes; one class past 30)
 HARD_WORST_WORK = {4: 60_000_000_000, 6: None}
+# 4 letters: each "one fewer?" first looks for a first guess that does (`depth.finishing_opener`), within
+# 4e10 pairs: the search over every guess ran out of 6e10 on "within 7?", the finder answers yes with
+# BAMS after 3.6e10
+HARD_FIND_WORK = {4: 40_000_000_000}
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
                                                     root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
                                                     worst_work=HARD_WORST_WORK.get(size, WORST_WORK),
-                                                    worst_widen=2 if size == 4 else 0)
+                                                    worst_widen=2 if size == 4 else 0,
+                                                    worst_find_work=HARD_FIND_WORK.get(size, 0))
                     for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.search.pooled`). n4 is too large for a feedback table; its opener is the greedy choice
