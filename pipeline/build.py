@@ -104,7 +104,7 @@ EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k"
 HARD_WORST_WORK = {4: 60_000_000_000, 6: None}
 # 4 letters: each "one fewer?" first looks for a first guess that does (`depth.finishing_opener`), within
 # 4e10 pairs: the search over every guess ran out of 6e10 on "within 7?", the finder answers yes with
-# BAMS after 3.6e10
+# BAMS after 3.6e10; it answers "within 6?" no by refuting every first guess (1.7e10)
 HARD_FIND_WORK = {4: 40_000_000_000}
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
                                                     root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,

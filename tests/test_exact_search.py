@@ -406,9 +406,21 @@ def test_finding_a_first_guess_first_keeps_the_least_worst_case(name):
     assert worst.guesses == least and worst.proven
     feasibility = searched(game, 8, first=True)
     positions = np.arange(game.n_targets)
-    row, work = finishing_opener(game, table, least, 10**9)
-    assert row >= 0 and work >= 0 and feasibility.value(positions, least, forced=row)[0] < INF
-    assert finishing_opener(game, table, least - 1, 10**9)[0] == -1
+    row, work, refuted = finishing_opener(game, table, least, 10**9)
+    assert row >= 0 and work >= 0 and not refuted
+    assert feasibility.value(positions, least, forced=row)[0] < INF
+    # one fewer: every first guess refuted (the work is ample), which is a proof
+    assert finishing_opener(game, table, least - 1, 10**9)[::2] == (-1, True)
+
+
+def test_a_finder_out_of_work_proves_nothing():
+    # out of work before the last first guess is refuted, "none found" is not a "no"
+    game = SMALL_GAMES["mastermind-3x3"]()
+    table = kernels.feedback_table(game)
+    least = least_worst_case(game, table, 8).guesses
+    row, work, refuted = finishing_opener(game, table, least - 1, 10**9)
+    assert (row, refuted) == (-1, True) and work > 0
+    assert finishing_opener(game, table, least - 1, work // 2)[::2] == (-1, False)
 
 
 @settings(max_examples=200, deadline=None)

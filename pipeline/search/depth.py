@@ -98,9 +98,10 @@ FINDER_STAGES = tuple(10 ** e for e in range(5, 12))  # pairs a class may score,
 
 
 def finishing_opener(game: Game, table: np.ndarray, r: int, work: int, seed: int = 0,
-                     memo_bits: int = 22) -> tuple[int, int]:
+                     memo_bits: int = 22) -> tuple[int, int, bool]:
     """Return (a first guess row below which some tree finishes every class within `r` - 1 more
-    guesses, or -1 if none was found within `work` (guess, target) pairs; the pairs scored).
+    guesses, or -1 if none was found within `work` (guess, target) pairs; the pairs scored; whether
+    every first guess was proven to leave a class unfinishable, so that `r` guesses do not suffice).
 
     First guesses are tried one at a time, in a fixed shuffled order (`seed`): the search's own order
     begins with the common letters, whose greens lock hard mode into families such as -ILL, and
@@ -109,10 +110,12 @@ def finishing_opener(game: Game, table: np.ndarray, r: int, work: int, seed: int
     proven unfinishable drops the guess, all finished return it. A guess still open at 1e11 pairs a
     class is left for the next. Finding is cheap where refuting is not: 4 of 60 random 4-letter
     hard-mode guesses finish within 7 guesses (WHAM, BOWS, PUBS, DHAK), and with seed 0 the 219th
-    guess tried, BAMS, after 3.6e10 pairs (282 s on one core), where the search over every guess ran
-    out of 6e10 pairs without an answer."""
+    guess tried, BAMS, after 3.6e10 pairs (146 s on one core), where the search over every guess ran
+    out of 6e10 pairs without an answer. Refuting every guess is a proof too: within 6, 1.7e10 pairs
+    (121 s), where the search over every guess takes 3.9e10 (160 s)."""
     searcher = Searcher(game, table, SearchOptions(max_guesses=r, memo_bits=memo_bits, first=True))
     positions = np.arange(game.n_targets, dtype=np.int32)
+    all_refuted = True
     for row in np.random.default_rng(seed).permutation(game.n_guesses):
         classes = []
         for code, group in searcher.split(int(row), positions):
@@ -128,7 +131,7 @@ def finishing_opener(game: Game, table: np.ndarray, r: int, work: int, seed: int
                     continue
                 left = work - searcher.work
                 if left <= 0:
-                    return -1, searcher.work
+                    return -1, searcher.work, False
                 found = searcher.bounded_value(group, r - 1, min(stage, left), guesses, ghash)
                 if found is None:
                     continue
@@ -139,8 +142,9 @@ def finishing_opener(game: Game, table: np.ndarray, r: int, work: int, seed: int
             if refuted or all(finished):
                 break
         if all(finished):
-            return int(row), searcher.work
-    return -1, searcher.work
+            return int(row), searcher.work, False
+        all_refuted &= refuted
+    return -1, searcher.work, all_refuted
 
 
 def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None = None, k: int = 10,
@@ -152,8 +156,8 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
     fails proves the rest too few (fewer guesses never finish what more cannot). Each question may
     score `work` (guess, target) pairs (None: no limit); one that runs out leaves its r unproven, and
     the result's `lower` says what is proven. With `find_work`, each question first looks for a first
-    guess that does within that many pairs (`finishing_opener`): a "yes" found so needs no search
-    over every first guess. Raises `NoTreeWithin` when no tree keeps within `cap`
+    guess that does within that many pairs (`finishing_opener`): a "yes" found so, or a "no" for
+    every first guess, needs no search over every first guess. Raises `NoTreeWithin` when no tree keeps within `cap`
     (with a work limit, only when the full search says so; the top-k search alone proves nothing).
     """
     start = time.perf_counter()
@@ -175,9 +179,9 @@ def least_worst_case(game: Game, table: np.ndarray, cap: int, work: int | None =
         else:
             found = None
             if find_work:
-                row, scored = finishing_opener(game, table, r, find_work, memo_bits=memo_bits)
+                row, scored, refuted = finishing_opener(game, table, r, find_work, memo_bits=memo_bits)
                 spent += scored
-                found = (0, row) if row >= 0 else None
+                found = (0, row) if row >= 0 else (INF, -1) if refuted else None
             if found is None:
                 found = prover.value(positions, r) if work is None else prover.bounded_value(positions, r, work)
         if found is None:
