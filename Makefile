@@ -31,7 +31,7 @@ test: $(STAMP)
 
 ## Throughput and latency benchmarks (not tests).
 bench: $(STAMP)
-	$(BIN)/python -m pipeline.bench
+	$(BIN)/python -m pipeline.benchmarks
 
 clean-tables:
 	rm -f artifacts/table-*.parquet

@@ -2,9 +2,9 @@
 
 * Temporary files: `solver.core.atomic` writes every artifact to ``.<name>.<pid>.<random>.tmp`` beside
   it and renames it into place; a build killed during a write (``kill -9``, power loss) leaves the
-  temporary file. `remove_stale_temporaries`, called when `build_all` starts, removes those of the
-  artifacts folder (and of its checkpoint folders) whose writer process is gone, and any of that
-  naming (older names carry no pid) not modified for an hour. A build running at the same time
+  temporary file. `remove_stale_build_temporaries`, called when `build_all` starts, removes those of the
+  artifacts folder (and of its checkpoint folders) that no running writer will finish
+  (`solver.core.atomic.remove_stale_in_folder`). A build running at the same time
   keeps its own.
 * Worker processes: joblib's loky workers wait for work up to 300 s and do not notice a killed
   parent, and a busy one finishes its task (minutes of Numba search) first. `end_with_parent`,
@@ -17,41 +17,15 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
-import re
 import signal
 import threading
 import time
 from pathlib import Path
 
-STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it
-# ".<name>.<pid>.<random>.tmp" (solver.core.atomic), or ".<name>.<random>.tmp" before the pid was added
-TEMPORARY = re.compile(r"\..+?(?:\.(?P<pid>\d+))?\.[A-Za-z0-9_]{8}\.tmp")
+from solver.core.atomic import STALE_SECONDS, remove_stale_in_folder
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
-
-
-def is_stale(path: Path, now: float | None = None, max_age: float = STALE_SECONDS) -> bool:
-    """Whether `path` is a temporary file of `solver.core.atomic` that no running writer will finish."""
-    match = TEMPORARY.fullmatch(path.name)
-    if match is None:
-        return False
-    try:
-        age = (time.time() if now is None else now) - path.stat().st_mtime
-    except OSError:
-        return False
-    pid = match["pid"]
-    return age > max_age or (pid is not None and int(pid) != os.getpid() and not _alive(int(pid)))
-
-
-def remove_stale_temporaries(folder: Path | None = None, max_age: float = STALE_SECONDS) -> list[Path]:
+def remove_stale_build_temporaries(folder: Path | None = None, max_age: float = STALE_SECONDS) -> list[Path]:
     """Remove the stale temporary files of an artifacts folder (None: the build folder and the user
     cache, where a user's own games build) and its checkpoint folders; return their paths."""
     if folder is None:
@@ -61,17 +35,7 @@ def remove_stale_temporaries(folder: Path | None = None, max_age: float = STALE_
     else:
         tops = [folder]
     folders = [f for top in tops for f in [top, *sorted(p for p in (top / ".checkpoints").glob("*") if p.is_dir())]]
-    removed = []
-    now = time.time()
-    for where in folders:
-        for path in where.glob(".*.tmp"):
-            if path.is_file() and not path.is_symlink() and is_stale(path, now, max_age):
-                try:
-                    path.unlink()
-                except FileNotFoundError:  # another build removed it first
-                    continue
-                removed.append(path)
-    return removed
+    return [path for where in folders for path in remove_stale_in_folder(where, max_age)]
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

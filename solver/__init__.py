@@ -3,7 +3,7 @@
 The package's face: `from solver import battleship, cards, wordle, mastermind, bulls` (and
 `generic`) gives the game modules of `solver.games`, loaded when first named; `solver.Game`,
 `solver.Solver`, `solver.State`, `solver.InconsistentFeedbackError` and `solver.explain` are the
-library's main names (their homes: `solver.core.game`, `solver.core.engine`,
+library's main names (their homes: `solver.core.game`, `solver.core.runtime`,
 `solver.analysis.explain`). Importing this package loads none of them, and no Numba code.
 
 Layers, lowest first (README, "Architecture"): `solver.core`, `solver.games`, `solver.analysis`,
@@ -15,8 +15,8 @@ from solver.core.version import __version__
 
 _GAMES = ("battleship", "cards", "wordle", "mastermind", "bulls", "generic")
 _MODULES = {name: f"solver.games.{name}" for name in _GAMES}
-_NAMES = {"Game": "solver.core.game", "Solver": "solver.core.engine", "State": "solver.core.engine",
-          "InconsistentFeedbackError": "solver.core.engine", "explain": "solver.analysis.explain",
+_NAMES = {"Game": "solver.core.game", "Solver": "solver.core.runtime", "State": "solver.core.runtime",
+          "InconsistentFeedbackError": "solver.core.runtime", "explain": "solver.analysis.explain",
           "Explanation": "solver.analysis.explain"}
 
 __all__ = ["__version__", *_MODULES, *_NAMES]

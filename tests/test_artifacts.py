@@ -3,7 +3,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.tables import build_table, compute_table, load_table
+from pipeline.builders.feedback_tables import build_table, compute_table, load_table
 from solver.core import artifacts, atomic
 from solver.games import bulls, mastermind
 

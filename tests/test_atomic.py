@@ -128,7 +128,7 @@ def test_errors_never_name_the_temporary_file(tmp_path):
 
 def test_temporary_name_carries_the_writer_pid(tmp_path):
     with atomic.replacing(tmp_path / "table-x.parquet") as tmp:
-        match = cleanup.TEMPORARY.fullmatch(tmp.name)
+        match = atomic.TEMPORARY.fullmatch(tmp.name)
         assert tmp.parent == tmp_path and match is not None and match["pid"] == str(os.getpid())
         tmp.write_text("x")
 
@@ -151,17 +151,17 @@ def test_stale_temporaries_are_removed_live_ones_kept(tmp_path):
     kept = [tmp_path / "table-a.parquet", tmp_path / "notes.tmp", live, fresh, checkpoint / "class-3.npz"]
     for path in [dead, old, dead_class, *kept]:
         path.write_text("x")
-    hours_ago = time.time() - 2 * cleanup.STALE_SECONDS
+    hours_ago = time.time() - 2 * atomic.STALE_SECONDS
     os.utime(old, (hours_ago, hours_ago))
-    removed = cleanup.remove_stale_temporaries(tmp_path)
+    removed = cleanup.remove_stale_build_temporaries(tmp_path)
     assert sorted(removed) == sorted([dead, old, dead_class])
     assert all(p.exists() for p in kept) and not any(p.exists() for p in removed)
     os.utime(live, (hours_ago, hours_ago))  # a writer silent for two hours is not writing any more
-    assert cleanup.remove_stale_temporaries(tmp_path) == [live]
+    assert cleanup.remove_stale_build_temporaries(tmp_path) == [live]
 
 
 def test_missing_artifacts_folder_has_nothing_to_clean(tmp_path):
-    assert cleanup.remove_stale_temporaries(tmp_path / "absent") == []
+    assert cleanup.remove_stale_build_temporaries(tmp_path / "absent") == []
 
 
 WORKERS = """

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from solver.cli.main import app
 from solver.core import limits
-from solver.core.engine import InconsistentFeedbackError
+from solver.core.runtime import InconsistentFeedbackError
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.wordlists import WordListError, builtin_guesses, read_word_list
 

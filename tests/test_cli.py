@@ -14,7 +14,7 @@ from solver.analysis.notation import parse_guess, select_game, show_feedback
 from solver.analysis.walk import play as play_steps
 from solver.cli.main import app
 from solver.cli.sessions import hider_answer
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.registry import get_game
 from solver.games import mastermind
 from solver.games.wordlists import builtin_answers, builtin_guesses
@@ -326,13 +326,13 @@ def test_bench_errors(tmp_path):
 
 
 def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
-    import solver.cli.bench
+    import solver.cli.replay
     import solver.cli.views
 
     def never(*args, **kwargs):
         raise AssertionError("the work ran before the output path was checked")
 
-    monkeypatch.setattr(solver.cli.bench, "run", never)
+    monkeypatch.setattr(solver.cli.replay, "run", never)
     monkeypatch.setattr(solver.cli.views, "locate", never)
     assert_error(invoke("bench", "cards", "--variant", "n4", "--plot", str(tmp_path / "x.txt")), "'txt'")
     missing = tmp_path / "out" / "h.png"
@@ -432,10 +432,10 @@ def test_hint_errors(args, fragment):
 
 # -- tables -----------------------------------------------------------------------------------
 def test_tables_calls_the_pipeline(monkeypatch):
-    import pipeline.build
+    import pipeline.rebuild
 
     calls = []
-    monkeypatch.setattr(pipeline.build, "build_all",
+    monkeypatch.setattr(pipeline.rebuild, "build_all",
                         lambda games, jobs, force, sizes: calls.append((games, jobs, force, sizes)))
     ok("tables", "mastermind", "bulls", "--jobs", "3", "--force")
     ok("tables")
@@ -471,13 +471,13 @@ def test_end_of_input_ends_the_prompt_line_first():
 
 
 def test_long_commands_report_progress_as_targets_finish():
-    from solver.cli import bench
+    from solver.cli import replay
 
     seen: list[int] = []
-    result = bench.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)
+    result = replay.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)
     assert sum(seen) == result.targets == 300
     done: list[int] = []
-    ranked = bench.openers(get_game("mastermind"), 2, on_done=done.append)
+    ranked = replay.openers(get_game("mastermind"), 2, on_done=done.append)
     assert len(done) == len(ranked) >= 2
     assert "\x1b[" not in invoke("bench", "mastermind", "--sample", "50").output  # no bar off a terminal
 

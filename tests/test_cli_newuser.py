@@ -12,7 +12,7 @@ import pytest
 
 from solver.analysis.notation import can_show_symbols, show_guess
 from solver.analysis.walk import start_state
-from solver.core.engine import InconsistentFeedbackError, get_solver
+from solver.core.runtime import InconsistentFeedbackError, get_solver
 from solver.core.registry import all_variants, default_variant, get_game
 from solver.wordle_program.app import run as wordle_run
 from tests.test_cli import invoke as deduce

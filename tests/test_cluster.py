@@ -19,11 +19,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline import cluster
-from pipeline.search.build import Plan, build, build_tree, checkpoint_dir
-from pipeline.search.openers import OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path, slice_rows
-from solver.core import artifacts, kernels
+from pipeline.builders.exact_tree import Plan, build, build_exact_tree, checkpoint_dir
+from pipeline.builders.opener_ranking import OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path, slice_rows
+from solver.core import artifacts, scoring
 from solver.core.registry import get_game
-from solver.core.search.engine import SearchOptions
+from solver.core.search.searcher import SearchOptions
 from solver.games import mastermind
 from tests import exhaustive
 from tests.test_cli import assert_error, invoke, ok
@@ -52,15 +52,15 @@ def tree_sha(folder, game) -> str:
 
 def test_exact_tree_through_the_cluster_is_the_local_one(dask_cluster, tmp_path):
     game = exhaustive.small_wordle(150, seed=5, extra_guesses=150)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(max_guesses=6, memo_bits=14))
-    build_tree(game, table, plan, jobs=1, folder=tmp_path / "local", force=True)
+    build_exact_tree(game, table, plan, jobs=1, folder=tmp_path / "local", force=True)
     with cluster.using(dask_cluster):
         built = build(game, table, plan, jobs=2, folder=tmp_path / "dask")
         # the client wrote every class's checkpoint (the workers wrote theirs in a folder of their own)
         classes = sum(1 for parent in built.nodes.parent if parent == 0)
         assert len(list(checkpoint_dir(game, plan, tmp_path / "dask").glob("class-*.npz"))) == classes > 1
-        build_tree(game, table, plan, jobs=2, folder=tmp_path / "dask", force=True)
+        build_exact_tree(game, table, plan, jobs=2, folder=tmp_path / "dask", force=True)
     assert tree_sha(tmp_path / "dask", game) == tree_sha(tmp_path / "local", game)
     local = pq.read_table(artifacts.artifact_path(artifacts.TREE, game, tmp_path / "local"))
     remote = pq.read_table(artifacts.artifact_path(artifacts.TREE, game, tmp_path / "dask"))
@@ -71,7 +71,7 @@ def test_units_below_the_root_and_a_killed_worker(dask_cluster, tmp_path):
     # Mastermind 4x4, root classes of 10% of the targets or more solved by units (`fanout`), as in
     # tests/test_exact_search.py; a worker is killed when the first task comes back.
     game = mastermind.game(4, 4)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(max_guesses=5, memo_bits=14), seed_k=3, fanout_share=0.1)
     local = build(game, table, plan, jobs=1, folder=tmp_path / "local")
     killed = []
@@ -88,19 +88,19 @@ def test_units_below_the_root_and_a_killed_worker(dask_cluster, tmp_path):
 
 
 def test_greedy_and_pooled_trees_through_the_cluster(dask_cluster, tmp_path):
-    from pipeline.search import pooled
-    from pipeline.trees import Options
-    from pipeline.trees import build as build_greedy
+    from pipeline.builders import pooled_tree
+    from pipeline.builders.greedy_tree import GreedyOptions
+    from pipeline.builders.greedy_tree import build as build_greedy
 
     game = exhaustive.small_wordle(200, seed=2, extra_guesses=100)
-    table = kernels.feedback_table(game)
-    local = build_greedy(game, table, Options(jobs=1))
+    table = scoring.feedback_table(game)
+    local = build_greedy(game, table, GreedyOptions(jobs=1))
     cards = get_game("cards", "n1")
-    plan = pooled.PooledPlan(SearchOptions(mode="top-k", k=4, max_guesses=6, order="entropy"), opener="5C", extra=10)
-    pooled_local = pooled.build(cards, plan, 1, folder=tmp_path / "local")
+    plan = pooled_tree.PooledPlan(SearchOptions(mode="top-k", k=4, max_guesses=6, order="entropy"), opener="5C", extra=10)
+    pooled_local = pooled_tree.build(cards, plan, 1, folder=tmp_path / "local")
     with cluster.using(dask_cluster):
-        assert build_greedy(game, table, Options(jobs=2)) == local
-        pooled_remote = pooled.build(cards, plan, 2, folder=tmp_path / "dask")
+        assert build_greedy(game, table, GreedyOptions(jobs=2)) == local
+        pooled_remote = pooled_tree.build(cards, plan, 2, folder=tmp_path / "dask")
     assert pooled_remote[:2] == pooled_local[:2]
     assert sorted(p.name for p in pooled_remote[3].glob("class-*.npz")) == \
         sorted(p.name for p in pooled_local[3].glob("class-*.npz"))
@@ -109,7 +109,7 @@ def test_greedy_and_pooled_trees_through_the_cluster(dask_cluster, tmp_path):
 @pytest.fixture(scope="module")
 def ranking_game():
     game = exhaustive.small_wordle(200, seed=3, extra_guesses=200)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     rows = slice_rows(cheap_ranking(game, table, game.n_guesses), best=50, random=30)
     return game, table, rows
 
@@ -229,7 +229,7 @@ def test_slices():
 
 
 def test_table_blocks_through_the_cluster_are_the_local_table(dask_cluster, tmp_path):
-    from pipeline.tables import BLOCK_ROWS, build_table, compute_table
+    from pipeline.builders.feedback_tables import BLOCK_ROWS, build_table, compute_table
 
     game = exhaustive.small_wordle(300, seed=2, extra_guesses=BLOCK_ROWS * 2)  # three blocks of guess rows
     local = compute_table(game)

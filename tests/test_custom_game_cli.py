@@ -25,7 +25,7 @@ def not_a_game():
 
 PLAY = '''
 import mygame
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.games.generic import play
 
 game = mygame.mymind()

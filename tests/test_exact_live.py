@@ -1,4 +1,4 @@
-"""Exact live play off the tree (`solver.core.exact`, `Solver(live="exact")`): values against a
+"""Exact live play off the tree (`solver.core.search.live`, `Solver(live="exact")`): values against a
 brute-force search on small word lists, agreement with the proven trees, the state's `exact` and
 `value`, the per-state memo, and the greedy fallback when the budget is gone."""
 from __future__ import annotations
@@ -15,8 +15,8 @@ from solver.analysis.scores import hint, report
 from solver.cli.main import app
 from solver.cli.proof import ProofDisplay
 from solver.core import exact
-from solver.core.engine import Solver, State, get_solver
-from solver.core.exact import ExactLive
+from solver.core.runtime import Solver, State, get_solver
+from solver.core.search.live import ExactLive
 from solver.core.registry import get_game
 from solver.games import mastermind, wordle
 from tests.exhaustive import optimal_subtotal, small_wordle

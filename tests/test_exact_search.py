@@ -1,4 +1,4 @@
-"""The exact search (`pipeline.search`) against the naive exhaustive minimax of `tests/exhaustive.py`.
+"""The exact search (`pipeline.builders`) against the naive exhaustive minimax of `tests/exhaustive.py`.
 
 Small games where brute force is feasible: Mastermind with few pegs and colours, Bulls and Cows
 with 2 digits on subsets, Wordle on small word lists (normal and hard mode, guess caps that make
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.search.build import Plan, build, checkpoint_dir, solve_class, solve_node
-from pipeline.search.depth import NoTreeWithin, finishing_opener, least_worst_case, three_suffice
-from solver.core import kernels
-from solver.core.search import hard, kernel
-from solver.core.search.engine import INF, Searcher, SearchOptions, lower_bound_table
+from pipeline.builders.exact_tree import Plan, build, checkpoint_dir, solve_class, solve_node
+from pipeline.builders.worst_case import NoTreeWithin, finishing_opener, least_worst_case, three_suffice
+from solver.core import scoring
+from solver.core.search import kernel
+from solver.core.search.searcher import INF, Searcher, SearchOptions, lower_bound_table
 from solver.core.search.parallel import ThreadedTotals
 from solver.games import bulls, mastermind, wordle
 from tests import exhaustive, reference
@@ -41,7 +41,7 @@ SMALL_GAMES = {
 
 
 def searched(game, cap: int, **options) -> Searcher:
-    return Searcher(game, kernels.feedback_table(game), SearchOptions(max_guesses=cap, memo_bits=12, **options))
+    return Searcher(game, scoring.feedback_table(game), SearchOptions(max_guesses=cap, memo_bits=12, **options))
 
 
 def search_total(searcher: Searcher, cap: int) -> float:
@@ -93,7 +93,7 @@ def test_threaded_opener_totals_equal_the_one_thread_search(name):
     """Classes of an opener searched by threads with a shared cut-off: the same exact totals below
     the cut-off, a bound of at least it above, for every opener, cut-off and number of threads."""
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plain = Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12))
     threaded = {n: ThreadedTotals(Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12)), n)
                 for n in (1, 2, 3)}
@@ -114,7 +114,7 @@ def test_a_set_searched_jointly_by_threads_has_the_one_thread_value(name):
     """Threads taking a set's guesses in turn from shared counters, one memo between them: the least
     of their values is the set's, exact below the cut-off and a bound of at least it above."""
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plain = Searcher(game, table, SearchOptions(max_guesses=5, memo_bits=12))
     rng = np.random.default_rng(11)
     for threads in (1, 2, 3):
@@ -209,7 +209,7 @@ def test_symmetric_levels_change_nothing():
 def test_shallowest_tree_among_equal_totals(tmp_path):
     # Mastermind 3x3: the optimum within 4 guesses equals the unlimited one; the tree keeps depth 4.
     game = mastermind.game(3, 3)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     built = build(game, table, Plan(SearchOptions(max_guesses=8, memo_bits=12)), jobs=1, folder=tmp_path)
     assert built.total == exhaustive.optimal_total(game) == exhaustive.optimal_total(game, 4)
     assert max(built.nodes.depth) + 1 == 4
@@ -218,7 +218,7 @@ def test_shallowest_tree_among_equal_totals(tmp_path):
 
 def test_build_resumes_from_checkpoints(tmp_path):
     game = exhaustive.small_wordle(30)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(max_guesses=6, memo_bits=12), opener=game.labels[int(game.target_index[0])])
     first = build(game, table, plan, jobs=1, folder=tmp_path)
     saved = sorted(checkpoint_dir(game, plan, tmp_path).glob("class-*.npz"))
@@ -235,18 +235,6 @@ def test_lower_bound_table_counting_bound():
     assert table[3, 8] >= INF and table[1, 2] >= INF
 
 
-def test_hard_allows_matches_the_text_rule():
-    game = wordle.game(True)
-    rng = np.random.default_rng(7)
-    for _ in range(300):
-        guess, answer, candidate = (int(x) for x in rng.integers(0, game.n_guesses, 3))
-        marks = reference.wordle(game.labels[answer], game.labels[guess])
-        code = wordle.marks_to_code(marks)
-        expected = wordle.hard_mode_allows([(game.labels[guess], marks)], game.labels[candidate]) is None
-        assert hard.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
-        assert kernel.hard_allows(game.rows[candidate], game.rows[guess], code, 5) == expected
-
-
 @pytest.mark.parametrize("make", [lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200),
                                   lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200, hard=True),
                                   lambda: mastermind.game(4, 4)], ids=["wordle-200", "wordle-200-hard", "mastermind-4x4"])
@@ -254,7 +242,7 @@ def test_both_table_layouts_search_the_same(make):
     # full passes read the guess-major table or, over at most params[SMALL] targets, the target-major
     # one: forced either way on sets of both sizes, the searches are the same node for node
     game = make()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     runs = []
     for small in (0, 10**9):
         searcher = Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=14))
@@ -270,21 +258,21 @@ def test_both_table_layouts_search_the_same(make):
 def hard_searcher(request) -> Searcher:
     game = wordle.game(True, size=request.param)
     targets = game.target_index[:50]  # the narrowing reads the guesses' rows, not the table
-    return Searcher(replace(game, target_index=targets), kernels.feedback_table(game, None, targets),
+    return Searcher(replace(game, target_index=targets), scoring.feedback_table(game, None, targets),
                     SearchOptions(memo_bits=4))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_hard_narrowing_keeps_exactly_the_guesses_the_rule_allows(hard_searcher, data):
-    # the kernel's narrowing (the constraint decoded once, letter counts) against the rule itself, on
+    # the kernel's narrowing (the constraint decoded once, letter counts) against the Python rule, on
     # every guess: codes of every kind (impossible ones too), guesses with repeated letters
     game, searcher = hard_searcher.game, hard_searcher
     length = game.rows.shape[1] - 2
     guess = data.draw(st.integers(0, game.n_guesses - 1))
     code = data.draw(st.integers(0, 3 ** length - 1))
     kept, ghash = searcher.narrow(searcher.all_guesses, guess, code)
-    expected = [x for x in range(game.n_guesses) if hard.hard_allows(game.rows[x], game.rows[guess], code, length)]
+    expected = np.flatnonzero(wordle.hard_mode_mask(game, [(guess, code)])).tolist()
     assert kept.tolist() == expected
     assert ghash == int(sum(searcher.ws.guess_keys[expected].astype(object)) % 2**64)
 
@@ -294,7 +282,7 @@ def test_large_classes_split_into_units_build_the_same_tree(tmp_path, cap, seed_
     # Mastermind 4x4 in one process: every root class of 10% of the targets or more is valued guess by
     # guess and class by class (`fanout`); the tree must be the one a class-per-task build grows.
     game = mastermind.game(4, 4)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     trees = []
     for jobs, folder in ((1, tmp_path / "whole"), (2, tmp_path / "units")):
         plan = Plan(SearchOptions(max_guesses=cap, memo_bits=14), seed_k=seed_k, fanout_share=0.1)
@@ -309,10 +297,10 @@ def test_large_classes_split_into_units_build_the_same_tree(tmp_path, cap, seed_
 @pytest.mark.parametrize("name", ["mastermind-2x4", "mastermind-3x3", "wordle-30", "wordle-30+30"])
 @pytest.mark.parametrize("cap", [3, 4, 6])
 def test_game_lower_bound_never_exceeds_the_optimum(name, cap):
-    from pipeline.search.bounds import game_lower_bound, opener_bounds
+    from pipeline.builders.game_bound import game_lower_bound, opener_bounds
 
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     bound, first, _ = game_lower_bound(game, table, cap)
     assert bound <= exhaustive.optimal_total(game, cap)
     # per opener too: the bound of a first guess never exceeds the best tree opening with it
@@ -377,7 +365,7 @@ def test_least_worst_case_equals_brute_force(name):
     # the feasibility search finds a tree exactly where the naive search does, at every cap, and
     # its least worst case is the naive one's (hard mode makes the -IGHT family's the larger)
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     hard = game.allowed is not None
     finite = [not math.isinf(exhaustive.optimal_total(game, cap, hard=hard)) for cap in range(1, 9)]
     least = finite.index(True) + 1
@@ -400,7 +388,7 @@ def test_finding_a_first_guess_first_keeps_the_least_worst_case(name):
     # each "does r suffice?" first looks for a first guess below which every class finishes: the same
     # answer, and a guess found so does finish; where r is too few, none is found
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     least = least_worst_case(game, table, 8).guesses
     worst = least_worst_case(game, table, 8, find_work=10**9)
     assert worst.guesses == least and worst.proven
@@ -416,7 +404,7 @@ def test_finding_a_first_guess_first_keeps_the_least_worst_case(name):
 def test_a_finder_out_of_work_proves_nothing():
     # out of work before the last first guess is refuted, "none found" is not a "no"
     game = SMALL_GAMES["mastermind-3x3"]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     least = least_worst_case(game, table, 8).guesses
     row, work, refuted = finishing_opener(game, table, least - 1, 10**9)
     assert (row, refuted) == (-1, True) and work > 0
@@ -445,7 +433,7 @@ def test_separating_guess_equals_brute_force(name, data):
 def test_three_suffice_equals_brute_force(name):
     # the exact test of three guesses says what the naive search says, and its first guess does it
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     naive = not math.isinf(exhaustive.optimal_total(game, 3, hard=game.allowed is not None))
     suffice, first, work = three_suffice(game, table)
     assert suffice == naive and work > 0
@@ -457,7 +445,7 @@ def test_three_suffice_equals_brute_force(name):
 def test_worst_first_plan_keeps_the_least_worst_case(tmp_path, widen):
     # every level widened, or one and more only where a class needs it: the least worst case either way
     game = SMALL_GAMES["wordle-ight-hard"]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     least = least_worst_case(game, table, 8).guesses
     plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst_first=True, bound_seconds=0.1,
                 worst_widen=widen)
@@ -471,7 +459,7 @@ def test_refined_classes_take_the_best_tree_of_each_k():
     # a root class above its proven bound (no time to raise it: the counting bound) is searched again
     # with each k of refine_k: its value is the least of the k's own values, and its tree totals it
     game = mastermind.game(4, 5)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, max_guesses=6, order="entropy"), opener="1122", bound_seconds=0)
     refined = replace(plain, refine_k=(2, 6), refine_size=200)
     assert refined.describe().endswith("-refine2+6upto200")
@@ -526,7 +514,7 @@ def test_misjudged_classes_are_searched_again_from_their_most_splitting_guesses(
     family = tuple(w for w in words if w[2:] == "LLS" and w[1] in "IE")
     extra = np.random.default_rng(0).choice(words, 300, replace=False)
     game = wordle.game(False, family, tuple(sorted(set(family) | set(extra) | {"BETTY"})))
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, widen=1, max_guesses=6, memo_bits=12), opener="BETTY",
                  bound_seconds=0)
     refined = replace(plain, refine_split=8)
@@ -558,7 +546,7 @@ def test_a_class_out_of_widening_work_is_searched_widened_less(name):
     # full scoring pass) gets the value of the search widened `fallback_widen` levels; a budget no class
     # reaches changes nothing
     game = SMALL_GAMES[name]()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     deep = Plan(SearchOptions(mode="top-k", k=1, widen=6, max_guesses=6, memo_bits=12), bound_seconds=0)
     limited, ample = replace(deep, widen_work=1, fallback_widen=1), replace(deep, widen_work=10**12)
     assert limited.describe().endswith("-widenwork1e00-then1")
@@ -596,7 +584,7 @@ def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refut
     # best of its first 3 guesses that a feasibility search does not refute, each valued class by class;
     # the refutations are checked against a feasibility search through every guess at every node
     game = ares_ills_hard()
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=8, memo_bits=14), opener="CHOMP",
                 bound_seconds=0, split_size=20, split_tries=3, split_probe_work=(10**6, 10**10))
     assert plan.describe().endswith("-below20-tries3-probe1e06+1e10")

@@ -15,7 +15,7 @@ from solver.analysis.notation import parse_guess, parse_step
 from solver.analysis.walk import play, replay
 from solver.cli.main import app
 from solver.cli.why import group_list
-from solver.core.engine import Solver, get_solver
+from solver.core.runtime import Solver, get_solver
 from solver.core.registry import get_game
 from tests.exhaustive import optimal_subtotal, small_wordle
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.core import artifacts, kernels
-from solver.core.engine import InconsistentFeedbackError, Solver
+from solver.core import artifacts, scoring
+from solver.core.runtime import InconsistentFeedbackError, Solver
 from solver.games import bulls, mastermind, wordle
 from solver.games.generic import FunctionGame, Mark, from_function, play, score_bulls_cows, score_wordle, scorer, solve
 from solver.games.wordlists import builtin_answers
@@ -53,7 +53,7 @@ def scaling(k):
 
 def codes(game):
     """Return the decoded feedback of every guess row against every target (the engine's kernel)."""
-    return [[game.decode(c) for c in row] for row in kernels.feedback_table(game)]
+    return [[game.decode(c) for c in row] for row in scoring.feedback_table(game)]
 
 
 # -- the specification's examples ------------------------------------------------------------
@@ -243,13 +243,13 @@ def test_bad_games_and_replies_are_refused():
 
 
 def test_the_tree_of_a_tabulated_game(tmp_path):
-    from pipeline.trees import Builder, Options, max_guesses, to_arrow
+    from pipeline.builders.greedy_tree import Builder, GreedyOptions, max_guesses, to_arrow
 
     game = from_function(list(product(range(3), repeat=3)), None, score_bulls_cows, name="mm")
-    nodes = Builder(game, kernels.feedback_table(game), Options(jobs=1)).grow(np.arange(game.n_targets))
+    nodes = Builder(game, scoring.feedback_table(game), GreedyOptions(jobs=1)).grow(np.arange(game.n_targets))
     artifacts.write(artifacts.TREE, game, to_arrow(game, nodes),
                     {"targets": game.n_targets, "total_guesses": nodes.subtree[0],
-                     "max_guesses": max_guesses(nodes), "strategy": Options().describe()}, tmp_path)
+                     "max_guesses": max_guesses(nodes), "strategy": GreedyOptions().describe()}, tmp_path)
     solver = Solver(game, folder=tmp_path)
     assert solver.tree is not None
     total = 0

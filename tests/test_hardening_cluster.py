@@ -49,9 +49,9 @@ app()
 SLOW_RANKING = '''
 import sys
 import time
-from pipeline.search import openers
+from pipeline.builders import opener_ranking
 
-_rank_task = openers._rank_task
+_rank_task = opener_ranking._rank_task
 
 
 def slow_rank_task(*args):
@@ -59,8 +59,8 @@ def slow_rank_task(*args):
     return _rank_task(*args)
 
 
-openers._rank_task = slow_rank_task
-openers.SAVE_SECONDS = 0.0
+opener_ranking._rank_task = slow_rank_task
+opener_ranking.SAVE_SECONDS = 0.0
 from solver.cli.main import app
 sys.argv = ["deduce", *sys.argv[1:]]
 app()
@@ -183,9 +183,9 @@ STUCK_RANKING = '''
 import sys
 import time
 from pathlib import Path
-from pipeline.search import openers
+from pipeline.builders import opener_ranking
 
-_rank_task = openers._rank_task
+_rank_task = opener_ranking._rank_task
 
 
 def stuck_rank_task(*args):
@@ -194,7 +194,7 @@ def stuck_rank_task(*args):
     return _rank_task(*args)
 
 
-openers._rank_task = stuck_rank_task
+opener_ranking._rank_task = stuck_rank_task
 from solver.cli.main import app
 sys.argv = ["deduce", *sys.argv[1:]]
 app()

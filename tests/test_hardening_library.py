@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from solver.cli.main import app
 from solver.core import artifacts
-from solver.core.engine import Solver, State
+from solver.core.runtime import Solver, State
 from solver.games import generic, mastermind, wordle
 from solver.games.generic import Mark, from_function, score_bulls_cows, score_wordle
 from solver.games.wordlists import WordListError, read_word_list

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.search import build as exact_build
-from pipeline.search.build import Plan, checkpoint_dir
-from pipeline.trees import Options
-from pipeline.trees import build as build_greedy
-from solver.core import artifacts, kernels
-from solver.core.engine import Solver
+from pipeline.builders import exact_tree as exact_build
+from pipeline.builders.exact_tree import Plan, checkpoint_dir
+from pipeline.builders.greedy_tree import GreedyOptions
+from pipeline.builders.greedy_tree import build as build_greedy
+from solver.core import artifacts, scoring
+from solver.core.runtime import Solver
 from solver.core.registry import get_game, registered
-from solver.core.search.engine import SearchOptions
+from solver.core.search.searcher import SearchOptions
 from solver.games import mastermind
 from solver.games.generic import from_function, score_bulls_cows
 from tests.test_cli import assert_error, invoke, ok
@@ -93,8 +93,8 @@ def test_a_user_game_named_like_a_built_in_one_is_built_as_itself(user_folder):
 
 def test_workers_build_a_lookalike_game_as_itself():
     game = lookalike()
-    table = kernels.feedback_table(game)
-    assert build_greedy(game, table, Options(jobs=2)) == build_greedy(game, table, Options(jobs=1))  # no IndexError
+    table = scoring.feedback_table(game)
+    assert build_greedy(game, table, GreedyOptions(jobs=2)) == build_greedy(game, table, GreedyOptions(jobs=1))  # no IndexError
     assert registered(game) is None and registered(get_game("mastermind")) == ("mastermind", "default")
     assert artifacts.artifact_name(artifacts.TREE, game) != artifacts.artifact_name(artifacts.TREE, mastermind.game())
     assert artifacts.artifact_name(artifacts.TREE, get_game("mastermind")) == "tree-mastermind-default.parquet"
@@ -119,7 +119,7 @@ def test_bad_game_specs_are_one_line_errors(user_folder, spec, words):
 # -- item 3: a checkpoint folder removed by a concurrent build ------------------------------------
 def test_a_build_goes_on_when_another_removed_its_checkpoint_folder(tmp_path):
     game = mastermind.game(4, 4)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(max_guesses=5, memo_bits=14))
     alone = exact_build.build(game, table, plan, jobs=1, folder=tmp_path / "alone")
     removed = []

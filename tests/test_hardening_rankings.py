@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 
 from pipeline import cluster
-from pipeline.search.openers import OpenerTotal, better, cheap_ranking, load_ranking, rank_openers, ranking_path
-from solver.core import artifacts, kernels
-from solver.core.search.engine import SearchOptions
+from pipeline.builders.opener_ranking import OpenerTotal, better, cheap_ranking, load_ranking, rank_openers, ranking_path
+from solver.core import artifacts, scoring
+from solver.core.search.searcher import SearchOptions
 from tests import exhaustive
 
 
 @pytest.fixture(scope="module")
 def ranking_game():
     game = exhaustive.small_wordle(80, seed=7, extra_guesses=40)
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     return game, table, cheap_ranking(game, table, game.n_guesses)
 
 

@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pipeline", ("pipeline",)),
     ("faces", ("solver.cli", "solver.web", "solver.wordle_program")),
     ("entry points", ("solver", "solver.__main__")),  # the package's face and `python -m solver`
+    ("benchmarks", ("pipeline.benchmarks",)),  # `make bench`: times every layer, faces included; not shipped
 ]
 SIBLINGS = {"faces"}
 
@@ -90,7 +91,7 @@ def imports() -> tuple[Import, ...]:
             for target in targets:
                 if target.partition(".")[0] not in ("solver", "pipeline"):
                     target = target.partition(".")[0]
-                elif target not in modules:  # `import solver.core.kernels`: the module itself
+                elif target not in modules:  # `import solver.core.scoring`: the module itself
                     while target and target not in modules:
                         target = target.rpartition(".")[0]
                 if target != module:
@@ -214,7 +215,7 @@ def test_the_circle_finder_finds_circles(source, circle):
 def test_the_package_face_loads_what_it_names_when_named():
     code = ("import sys, solver; light = not any(m.startswith(('solver.games', 'solver.analysis')) for m in sys.modules); "
             "from solver import battleship, bulls, cards, generic, mastermind, wordle; "
-            "import solver.games.wordle as home; from solver.core.engine import Solver; "
+            "import solver.games.wordle as home; from solver.core.runtime import Solver; "
             "from solver.analysis.explain import explain; "
             "print(light, wordle is home, solver.Solver is Solver, solver.explain is explain, generic.from_function.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
@@ -223,7 +224,30 @@ def test_the_package_face_loads_what_it_names_when_named():
         solver.no_such_name  # noqa: B018
 
 
+NOT_SHIPPED = {"pipeline.benchmarks"}  # run from the checkout by `make bench`
+
+
 def test_every_package_is_in_the_wheel():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     packages = {name for name, path in project_modules().items() if path.name == "__init__.py"}
-    assert packages <= listed, f"add to [tool.setuptools] packages in pyproject.toml: {sorted(packages - listed)}"
+    assert packages - NOT_SHIPPED <= listed, \
+        f"add to [tool.setuptools] packages in pyproject.toml: {sorted(packages - NOT_SHIPPED - listed)}"
+    assert not listed & NOT_SHIPPED, f"{sorted(listed & NOT_SHIPPED)} must stay out of the wheel"
+
+
+def test_the_registry_loads_only_games_layer_modules():
+    # the one import by a computed name: the registry's game modules, plugins of core loaded on demand
+    from solver.core.registry import GAME_MODULES
+
+    for name, module in GAME_MODULES.items():
+        assert module in project_modules(), f"{name}: no module {module}"
+        assert LAYERS[layer_of(module)[0]][0] == "games", f"{module} is not in the games layer"
+        above = [e.target for e in project_edges() if e.module == module and layer_of(e.target)[0] > layer_of(module)[0]]
+        assert not above, f"{module} imports a higher layer: {above}"
+    computed = []
+    for module, path in project_modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "import_module":
+                computed.append(module)
+    allowed = {"solver.core.registry", "solver", "pipeline.custom_game"}  # the registry; the package face; users' games
+    assert set(computed) <= allowed, f"imports by a computed name outside the registry: {sorted(set(computed) - allowed)}"

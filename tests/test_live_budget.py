@@ -1,7 +1,7 @@
 """The live fallback within its time budget: always a valid guess, the greedy guess when the budget
 is ample, a bounded sample for cards n=4, and one WARNING per variant played without its tree.
 
-No timing is asserted here (`python -m pipeline.bench live` measures the speed): a fake clock or
+No timing is asserted here (`python -m pipeline.benchmarks live` measures the speed): a fake clock or
 the number of guesses scored stands for time.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from solver.core import engine, kernels, strategy
-from solver.core.engine import Solver
+from solver.core import runtime, scoring, strategy
+from solver.core.runtime import Solver
 from solver.core.registry import get_game
 from solver.games import cards, mastermind, wordle
 from tests import reference
@@ -48,14 +48,14 @@ class StepClock:
 
     def __init__(self, monkeypatch, step: float):
         self.now, self.step = 0.0, step
-        score = kernels.partition_scores
+        score = scoring.partition_scores
 
         def timed(game, guesses, *args, **kwargs):
             if len(guesses) > 1:  # not the one-guess warm-up call
                 self.now += step
             return score(game, guesses, *args, **kwargs)
 
-        monkeypatch.setattr(kernels, "partition_scores", timed)
+        monkeypatch.setattr(scoring, "partition_scores", timed)
 
     def __call__(self) -> float:
         return self.now
@@ -130,8 +130,8 @@ def warnings_of(caplog) -> list[str]:
 
 
 def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
-    monkeypatch.setattr(engine, "_WARNED_MISSING", set())
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    monkeypatch.setattr(runtime, "_WARNED_MISSING", set())
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     game = mastermind.game()
     for target in ("1122", "6543"):
         solver = Solver(game, folder=tmp_path)  # empty folder: no tree file
@@ -143,8 +143,8 @@ def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
 
 
 def test_no_warning_without_a_tree_to_miss(tmp_path, caplog, monkeypatch):
-    monkeypatch.setattr(engine, "_WARNED_MISSING", set())
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    monkeypatch.setattr(runtime, "_WARNED_MISSING", set())
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     for _ in states_of(Solver(mastermind.game(), use_tree=False), 0):  # the tree is not wanted
         pass
     words = ("CRANE", "CRATE", "GRATE", "PLANT", "SLATE")

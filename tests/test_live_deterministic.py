@@ -12,9 +12,9 @@ import time
 import numpy as np
 import pytest
 
-from solver.core import kernels, strategy
-from solver.core.engine import Solver
-from solver.core.search import engine as search_engine
+from solver.core import scoring, strategy
+from solver.core.runtime import Solver
+from solver.core.search import searcher
 from solver.games import cards
 
 
@@ -47,7 +47,7 @@ def live_choices(game, states):
 def slow_machine(monkeypatch):
     """Make every kernel call take longer, as on a busy machine: scoring twice as long, the sub-game's
     table half a second more, each search a fifth of a second late."""
-    score, table, value = kernels.partition_scores, kernels.feedback_table, search_engine.Searcher.value
+    score, table, value = scoring.partition_scores, scoring.feedback_table, searcher.Searcher.value
 
     def slow_score(*args, **kwargs):
         began = time.perf_counter()
@@ -64,9 +64,9 @@ def slow_machine(monkeypatch):
         time.sleep(0.2)
         return value(self, *args, **kwargs)
 
-    monkeypatch.setattr(kernels, "partition_scores", slow_score)
-    monkeypatch.setattr(kernels, "feedback_table", slow_table)
-    monkeypatch.setattr(search_engine.Searcher, "value", slow_value)
+    monkeypatch.setattr(scoring, "partition_scores", slow_score)
+    monkeypatch.setattr(scoring, "feedback_table", slow_table)
+    monkeypatch.setattr(searcher.Searcher, "value", slow_value)
 
 
 @pytest.mark.parametrize("n, openers, count", [(3, ("2C 3D 4H", "5C 9D KS"), 2),

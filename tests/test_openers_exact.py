@@ -1,4 +1,4 @@
-"""`deduce openers --exact`: exact opener totals through the exact search (`pipeline.search.openers`).
+"""`deduce openers --exact`: exact opener totals through the exact search (`pipeline.builders.opener_ranking`).
 
 Mastermind (Koyama and Lai: 5625 guesses over the 1296 codes, opening 1123) and one Wordle opener
 (SALET: 7920, the published optimum); a cutoff gives a proven bound between the cutoff and the
@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.search.openers import (
+from pipeline.builders.opener_ranking import (
     OpenerTotal,
     cheap_ranking,
     exact_openers,
@@ -21,8 +21,8 @@ from pipeline.search.openers import (
     ranking_path,
     table_for,
 )
-from pipeline.tables import build_table
-from solver.core import artifacts, kernels, strategy
+from pipeline.builders.feedback_tables import build_table
+from solver.core import artifacts, scoring, strategy
 from solver.core.registry import get_game
 from tests.interrupt import interrupt
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
@@ -56,7 +56,7 @@ def test_exact_openers_api_and_ranking():
     table = table_for(game)
     rows = cheap_ranking(game, table, 3)
     # the greedy criterion of solver.core.strategy: least sum of squares, then a candidate, then the lower row
-    sum_sq, _ = kernels.partition_scores(game, np.arange(game.n_guesses), np.arange(game.n_targets), table=table)
+    sum_sq, _ = scoring.partition_scores(game, np.arange(game.n_guesses), np.arange(game.n_targets), table=table)
     assert rows[0] == strategy.choose(game, np.arange(game.n_targets), table=table)[0]
     assert [sum_sq[r] for r in rows] == sorted(sum_sq)[:3]
     results = exact_openers(game, table, [game.index_of("1122"), game.index_of("1123")], jobs=1)

@@ -1,15 +1,15 @@
-"""Pooled top-k trees (`pipeline.search.pooled`, how cards n=4 is built): a valid tree, every target
+"""Pooled top-k trees (`pipeline.builders.pooled_tree`, how cards n=4 is built): a valid tree, every target
 reached within the limit, never better than the proven optimum."""
 from __future__ import annotations
 
 import numpy as np
 
-from pipeline.search.pooled import PooledPlan, build_tree, class_pool
+from pipeline.builders.pooled_tree import PooledPlan, build_pooled_tree, class_pool
 from solver.analysis.walk import play
 from solver.core import artifacts
-from solver.core.engine import Solver
+from solver.core.runtime import Solver
 from solver.core.registry import get_game
-from solver.core.search.engine import SearchOptions
+from solver.core.search.searcher import SearchOptions
 
 
 def test_class_pool_holds_the_candidates_and_the_best_outsiders():
@@ -23,7 +23,7 @@ def test_class_pool_holds_the_candidates_and_the_best_outsiders():
 def test_pooled_tree_plays_every_target_within_the_limit(tmp_path):
     game = get_game("cards", "n2")
     plan = PooledPlan(SearchOptions(mode="top-k", k=4, max_guesses=5, order="entropy"), opener="5C JD", extra=40)
-    built, _ = build_tree(game, plan, jobs=2, folder=tmp_path, force=True)
+    built, _ = build_pooled_tree(game, plan, jobs=2, folder=tmp_path, force=True)
     assert built
     _, meta = artifacts.read(artifacts.TREE, game, tmp_path)
     solver = Solver(game, folder=tmp_path)

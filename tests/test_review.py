@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from solver.analysis.review import luck_of, review
 from solver.analysis.walk import play, replay
 from solver.cli.main import app
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.registry import get_game
 from tests.exhaustive import optimal_subtotal, small_wordle
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.core import kernels
+from solver.core import scoring
 from solver.core.registry import get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from tests import reference
@@ -71,7 +71,7 @@ def test_kernel_matches_reference(name, variant, data):
     guesses = data.draw(st.lists(st.integers(0, game.n_guesses - 1), min_size=1, max_size=12))
     targets = data.draw(st.lists(st.sampled_from(list(range(game.n_targets))), min_size=1, max_size=12))
     rows = game.target_index[targets]
-    table = kernels.feedback_table(game, guesses, rows)
+    table = scoring.feedback_table(game, guesses, rows)
     for i, g in enumerate(guesses):
         for j, t in enumerate(rows):
             expected = REFERENCE[name](game.labels[g], game.labels[t])
@@ -87,7 +87,7 @@ def test_wordle_repeated_letters_match_reference(answer, guess):
 
 def test_custom_word_length_falls_out():
     game = wordle.game(answers=("ABC", "CAB"), guesses=("ABC", "BBB", "CAB"))
-    table = kernels.feedback_table(game)
+    table = scoring.feedback_table(game)
     for i, g in enumerate(game.labels):
         for j, t in enumerate(game.target_index):
             assert game.decode(int(table[i, j])) == reference.wordle(game.labels[t], g)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from solver.core import artifacts
-from solver.core.engine import InconsistentFeedbackError, OffTreeError, Solver, Tree
+from solver.core.runtime import InconsistentFeedbackError, OffTreeError, Solver, Tree
 from solver.games import battleship, cards, mastermind, wordle
 from tests import reference
 
@@ -29,7 +29,7 @@ def solve_with(solver: Solver, target: str, feedback, first: str | None = None, 
 
 def test_live_fallback_without_artifact(tmp_path, caplog):
     game = mastermind.game()
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     live = Solver(game, folder=tmp_path)  # empty folder: no tree
     assert live.tree is None
     assert "computing live" in caplog.text
@@ -50,14 +50,14 @@ def test_corrupt_artifact_falls_back_live(tmp_path, caplog):
     broken.write_bytes(bytes(data))
     with pytest.raises(artifacts.ArtifactError, match=path.name):
         artifacts.read(artifacts.TREE, game, tmp_path)
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     solver = Solver(game, folder=tmp_path)
     assert solve_with(solver, "4321", lambda g: reference.mastermind("4321", g))[-1] == "4321"
     assert "no usable tree" in caplog.text
 
 
 def test_off_tree_guess_is_answered_live(caplog):
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     target = "PROXY"
     guess, state = wordle.initial_guess()
     assert state.node is not None
@@ -158,7 +158,7 @@ def test_many_custom_word_lists_keep_memory_flat():
     import random
     import tracemalloc
 
-    from solver.core import engine
+    from solver.core import runtime
 
     words = wordle.builtin_answers()
 
@@ -188,4 +188,4 @@ def test_many_custom_word_lists_keep_memory_flat():
     finally:
         tracemalloc.stop()
     assert growth < 100_000, f"memory grew by {growth} bytes over 29 word lists"
-    assert len(engine._SOLVERS) <= engine.SOLVER_CACHE_SIZE
+    assert len(runtime._SOLVERS) <= runtime.SOLVER_CACHE_SIZE

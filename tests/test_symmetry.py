@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core import kernels, symmetry
+from solver.core import scoring, symmetry
 from solver.games import bulls, mastermind
 
 
@@ -95,7 +95,7 @@ def test_classes_are_the_orbits_of_the_stabiliser(positions, symbols, distinct, 
 @lru_cache(maxsize=None)
 def table(name):
     game = mastermind.game(3, 3) if name == "mastermind" else bulls.game(3)
-    return game, kernels.feedback_table(game)
+    return game, scoring.feedback_table(game)
 
 
 def positions_of(game):

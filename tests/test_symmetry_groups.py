@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.search.build import Plan, build
-from solver.core import kernels, symmetry
-from solver.core.search.engine import SearchOptions
+from pipeline.builders.exact_tree import Plan, build
+from solver.core import scoring, symmetry
+from solver.core.search.searcher import SearchOptions
 from solver.games import battleship, cards
 from tests import exhaustive
 from tests.test_exact_search import search_total, searched
@@ -168,6 +168,6 @@ def test_symmetric_search_equals_brute_force_on_small_boards(board, cap):
 
 def test_symmetric_build_is_proven_optimal(tmp_path):
     game, _ = game_and_group("battleship-s2-3x3")
-    built = build(game, kernels.feedback_table(game), Plan(SearchOptions(max_guesses=6, memo_bits=12)), jobs=1,
+    built = build(game, scoring.feedback_table(game), Plan(SearchOptions(max_guesses=6, memo_bits=12)), jobs=1,
                   folder=tmp_path)
     assert built.proof == "game" and built.lower == built.total == exhaustive.optimal_total(game)

@@ -22,8 +22,8 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli.main import app
-from solver.core import artifacts, engine
-from solver.core.engine import Solver
+from solver.core import artifacts, runtime
+from solver.core.runtime import Solver
 from solver.games import mastermind
 from tests import reference
 
@@ -180,7 +180,7 @@ def test_truncated_tree_warns_once_and_is_played_live(tmp_path, caplog):
     data = artifacts.artifact_path(artifacts.TREE, GAME).read_bytes()[:5000]  # head -c 5000
     path = tmp_path / NAME
     path.write_bytes(data)
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     solver = Solver(GAME, folder=tmp_path)
     fb = lambda g: reference.mastermind("4321", g)
     guess, state = solver.initial_guess()
@@ -200,7 +200,7 @@ def test_directory_or_fifo_in_place_of_a_tree_is_missing(kind, tmp_path, caplog)
     path.mkdir() if kind == "directory" else os.mkfifo(path)
     with pytest.raises(artifacts.MissingTableError):
         artifacts.read(artifacts.TREE, GAME, tmp_path)
-    caplog.set_level(logging.INFO, logger="solver.core.engine")
+    caplog.set_level(logging.INFO, logger="solver.core.runtime")
     solver = Solver(GAME, folder=tmp_path)
     assert solver.tree is None and solver.tree_error is None
     assert not warnings_of(caplog) and "no tree file" in caplog.text
@@ -243,7 +243,7 @@ def test_pickle_in_parquet_metadata_never_runs(protocol, good, tmp_path, caplog)
 def fresh_solvers(monkeypatch, tmp_path):
     """Point the artifacts at `tmp_path` and forget the solvers (and trees) loaded so far."""
     monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
-    monkeypatch.setattr(engine, "_SOLVERS", OrderedDict())
+    monkeypatch.setattr(runtime, "_SOLVERS", OrderedDict())
     return tmp_path
 
 

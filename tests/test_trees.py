@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.core import artifacts, kernels
-from solver.core.engine import Tree
+from solver.core import artifacts, scoring
+from solver.core.runtime import Tree
 from solver.core.registry import get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from tests import reference
@@ -140,7 +140,7 @@ def test_cards4_tree_walk_finishes_every_target_as_the_metadata_says():
     while frontier:
         node, positions, played = frontier.pop()
         guess = int(tree.guess[node])
-        codes = kernels.feedback_table(game, [guess], game.target_index[positions])[0]
+        codes = scoring.feedback_table(game, [guess], game.target_index[positions])[0]
         solved = game.target_index[positions] == guess
         counts[positions[solved]] = played
         for code in np.unique(codes[~solved]):

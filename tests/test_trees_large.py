@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from solver.core import artifacts
-from solver.core.engine import Tree
+from solver.core.runtime import Tree
 from solver.core.registry import get_game
 from solver.games import wordle
 from tests import reference

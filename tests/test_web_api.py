@@ -30,9 +30,9 @@ from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens
 from solver.analysis.review import review
 from solver.analysis.scores import Scores, hint
-from solver.analysis.walk import Nodes, play, replay, walk
+from solver.analysis.walk import NodeArrays, play, replay, walk
 from solver.cli.main import app as cli
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.registry import VARIANTS, all_variants, default_variant, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.boards import SOLVED
@@ -286,7 +286,7 @@ def totals(game, rows) -> dict[str, int]:
 def test_tree_nodes_match_the_tree(client, name, variant, history):
     game = game_of(name, variant)
     solver = get_solver(game)
-    nodes = Nodes.from_tree(solver.tree)
+    nodes = NodeArrays.from_tree(solver.tree)
     for path in ([], history):
         view = client.post("/api/tree", json={"game": name, "variant": variant, "path": path}).json()
         state = replay(solver, steps_of(game, path))

@@ -23,7 +23,7 @@ PLAY_EVERY_VARIANT = """
 import sys
 from pathlib import Path
 import solver
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.registry import all_variants, get_game
 
 assert Path(solver.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()), solver.__file__

@@ -344,7 +344,7 @@ def test_closed_output_ends_quietly():
 def test_program_does_not_import_numba():
     code = ("import io, sys; from solver.wordle_program.app import run; "
             "run(['-w', 'crane'], io.StringIO('crane\\n'), io.StringIO(), io.StringIO(), interactive=False); "
-            "print('numba' in sys.modules, 'solver.core.kernels' in sys.modules)")
+            "print('numba' in sys.modules, 'solver.core.scoring' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
     assert result.stdout.split() == ["False", "False"]
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from solver.cli.main import app
 from solver.core import artifacts
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.registry import all_variants, build_command, get_game, registered, size_variants
 from solver.games import wordle
 from solver.games.wordlists import WORD_LENGTHS, builtin_answers, builtin_guesses

@@ -5,7 +5,7 @@ tree, one group of anagram openers) to the *current* backend (`current`, set by 
 `using` around a build):
 
 * `Local` (the default, no Dask needed): the builds keep their joblib processes (Numba on one
-  thread in each); the opener ranking (`pipeline.search.openers.rank_openers`) uses joblib's
+  thread in each); the opener ranking (`pipeline.builders.opener_ranking.rank_openers`) uses joblib's
   reusable executor, handing out tasks a few at a time with the current cut-off.
 * `Dask` (`pip install 'deduce-solver[dask]'`): a `distributed.Client` on a running scheduler
   (``tcp://host:port``), or on a `LocalCluster` started here (worker processes on 127.0.0.1, one
@@ -18,7 +18,7 @@ What a task carries: the game's key (name, variant) and fingerprint when the gam
 (the worker rebuilds it with `solver.core.registry.get_game` and checks the fingerprint, so a
 worker with other word lists or rule code fails loudly instead of computing something else), the
 pickled game otherwise; for the feedback table only its sha256 and the function that computes it,
-which the caller passes (`make_table`, e.g. `pipeline.tables.compute_table`): each worker process
+which the caller passes (`make_table`, e.g. `pipeline.builders.feedback_tables.compute_table`): each worker process
 computes the table once (kept per process, `worker_table`) and checks it against that digest. A
 checkpoint folder of this machine (`Scratch` in the arguments) becomes a temporary folder of the
 worker, removed after the task: the caller saves the returned result itself.

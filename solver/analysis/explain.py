@@ -21,7 +21,7 @@ import numpy as np
 from solver.analysis import values
 from solver.analysis.notation import check_allowed
 from solver.analysis.walk import feedback_codes, replay, walk
-from solver.core.engine import Solver, State, get_solver
+from solver.core.runtime import Solver, State, get_solver
 from solver.core.game import Game
 
 PLAY_OUT_LIMIT = 1000  # candidates: above this, an off-tree guess is not played out live (seconds)

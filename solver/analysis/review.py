@@ -30,7 +30,7 @@ from solver.analysis import values
 from solver.analysis.notation import show_feedback
 from solver.analysis.values import ToGo
 from solver.analysis.walk import feedback_codes, replay
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 
 TIE = 1e-9  # expected guesses closer than this are equal

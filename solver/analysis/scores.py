@@ -18,7 +18,7 @@ from solver.analysis.notation import label_list, plural
 from solver.analysis.values import ToGo
 from solver.analysis.walk import replay
 from solver.core import strategy
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import UsageError
 
@@ -69,9 +69,9 @@ class Scores:
     @classmethod
     def of_rows(cls, game: Game, positions: np.ndarray, rows: np.ndarray, note: str = "") -> "Scores":
         """Return the scores of guess `rows` over the candidate positions."""
-        from solver.core import kernels  # defers Numba to this compute path
+        from solver.core import scoring  # defers Numba to this compute path
 
-        sum_sq, entropy = kernels.partition_scores(game, rows, game.target_index[positions])
+        sum_sq, entropy = scoring.partition_scores(game, rows, game.target_index[positions])
         return cls(game, rows, sum_sq, entropy, strategy.candidate_mask(game, positions, rows), int(positions.size),
                    positions, note)
 

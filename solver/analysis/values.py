@@ -7,7 +7,7 @@ best source there is:
   tree was built by the exact search's proof);
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
   or a proven lower bound for an opener that was abandoned once it could not beat the best;
-* else the exact live search (`solver.core.exact.ExactLive.rate`) within the budget: proven, or the
+* else the exact live search (`solver.core.search.live.ExactLive.rate`) within the budget: proven, or the
   total of the top-k strategy it found (an upper bound, "approximate").
 
 A guess that none of them rates in time has no `ToGo`. `order_key` ranks guesses by their figures
@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.analysis.walk import Nodes
-from solver.core.engine import State
+from solver.analysis.walk import NodeArrays
+from solver.core.runtime import State
 from solver.core.game import Game
 from solver.games import wordlists
 
@@ -60,8 +60,8 @@ def _tree_value(state: State, row: int) -> ToGo | None:
 
 
 @lru_cache(maxsize=8)
-def _tree_nodes(tree) -> Nodes:
-    return Nodes.from_tree(tree)
+def _tree_nodes(tree) -> NodeArrays:
+    return NodeArrays.from_tree(tree)
 
 
 @lru_cache(maxsize=8)

@@ -2,7 +2,7 @@
 
 `walk` plays every given target from a solver state, grouping the targets that share a history,
 so each state's guess is looked up (on the precomputed tree) or computed (live) once. The result
-is a `Nodes` table in the layout of a tree artifact, which `Nodes.from_tree` also builds from a
+is a `NodeArrays` table in the layout of a tree artifact, which `NodeArrays.from_tree` also builds from a
 loaded tree: the `tree`, `bench` and `openers` commands read both the same way.
 """
 from __future__ import annotations
@@ -14,14 +14,14 @@ from typing import Callable, Sequence
 import numpy as np
 
 from solver.analysis.notation import check_allowed, plural
-from solver.core.engine import Solver, State, Tree
+from solver.core.runtime import Solver, State, Tree
 from solver.core.game import Game
 
 PYTHON_RULE_LIMIT = 256  # up to this many targets the rule runs in Python: no Numba load for small splits
 
 
 @dataclass
-class Nodes:
+class NodeArrays:
     """States in which a guess is played: per-node arrays, parents before their children.
 
     `code` is the feedback that led from the parent (-1 at a root); `subtree` the guesses needed
@@ -38,7 +38,7 @@ class Nodes:
     _kids: dict[int, list[int]] | None = field(default=None, repr=False)
 
     @classmethod
-    def from_tree(cls, tree: Tree) -> "Nodes":
+    def from_tree(cls, tree: Tree) -> "NodeArrays":
         """Return the nodes of a loaded tree artifact."""
         code = np.full(tree.guess.size, -1, dtype=np.int64)
         keys = np.fromiter(tree.children.keys(), dtype=np.int64, count=len(tree.children))
@@ -114,13 +114,13 @@ def feedback_codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
     """Return the feedback codes (int64) of guess row `row` against target rows `targets`."""
     if targets.size <= PYTHON_RULE_LIMIT:
         return np.array([game.code(row, t) for t in targets.tolist()], dtype=np.int64)
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
-    return kernels.feedback_table(game, [row], targets)[0].astype(np.int64)
+    return scoring.feedback_table(game, [row], targets)[0].astype(np.int64)
 
 
 def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first: int | None = None,
-         on_solved: Callable[[int], None] | None = None) -> Nodes:
+         on_solved: Callable[[int], None] | None = None) -> NodeArrays:
     """Return the nodes visited when every target (guess rows; default: the state's candidates)
     is played from `state` by the solver's strategy; `first` forces the first guess; `on_solved(n)`
     is told as each node's guess finishes n of the played targets (for progress).
@@ -167,7 +167,7 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
     node = state.node if tree is not None else None
     visit(state.history, node, positions, playing, -1, -1, first)
     arrays = {k: np.array(v, dtype=np.int64) for k, v in columns.items()}
-    return Nodes(**arrays, seconds=time.perf_counter() - started)
+    return NodeArrays(**arrays, seconds=time.perf_counter() - started)
 
 
 def play(solver: Solver, answer: int, limit: int = 100) -> list[tuple[int, int]]:

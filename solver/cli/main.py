@@ -31,7 +31,7 @@ from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
 from solver.analysis.walk import play as play_out
 from solver.analysis.walk import verdict
-from solver.cli import bench as benchmark
+from solver.cli import replay as benchmark
 from solver.cli import openers as exact_openers
 from solver.cli import review as reviews
 from solver.cli import serve as web
@@ -63,7 +63,7 @@ from solver.cli.proof import ProofDisplay
 from solver.cli.sessions import HideSession, SolveSession, converse
 from solver.cli.why import hint_lines
 from solver.core import atomic
-from solver.core.engine import LIVE_MODES, get_solver
+from solver.core.runtime import LIVE_MODES, get_solver
 from solver.core.progress import terminal_progress
 from solver.core.registry import UsageError
 from solver.core.strategy import LIVE_BUDGET
@@ -450,7 +450,8 @@ def tables(
         for folder in artifacts.search_dirs():
             typer.echo(str(folder))
         return
-    from pipeline.build import build_all, build_custom  # defers the pipeline (Numba, pyarrow) to this command
+    from pipeline.custom_game import build_custom  # defers the pipeline (Numba, pyarrow) to this command
+    from pipeline.rebuild import build_all  # defers the pipeline (Numba, pyarrow) to this command
 
     with domain_errors():
         if custom is not None and (backend != "local" or scheduler is not None):

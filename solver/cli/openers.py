@@ -1,6 +1,6 @@
 """`openers --exact`: the exact total guesses of chosen openers, or of the best ones by score.
 
-The search itself is `pipeline.search.openers` (the exact branch and bound of `pipeline.search`),
+The search itself is `pipeline.builders.opener_ranking` (the exact branch and bound of `pipeline.builders`),
 imported on this path only. Openers come from `--words` (comma-separated guesses, any case) or
 are the `--top` best by the greedy criterion (expected remaining candidates). `--all` ranks every
 allowed opener (or a `--slice` of them) with a shared cut-off into the ranking file
@@ -43,8 +43,8 @@ def check_options(exact: bool, cutoff: int | None, every: bool = False, words: s
 def parse_slice(text: str) -> tuple[int, int, int]:
     """Return (best, random, seed) of a slice ``best:N,random:M[,seed:S]`` (each part optional, at
     least one of best and random): the N best openers by the cheap score plus M of the others drawn
-    with seed S (default `pipeline.search.openers.SLICE_SEED`)."""
-    seed = 20261130  # pipeline.search.openers.SLICE_SEED (not imported here: no Numba for a usage error)
+    with seed S (default `pipeline.builders.opener_ranking.SLICE_SEED`)."""
+    seed = 20261130  # pipeline.builders.opener_ranking.SLICE_SEED (not imported here: no Numba for a usage error)
     values = {"best": 0, "random": 0, "seed": seed}
     seen = set()
     for part in text.split(","):
@@ -83,7 +83,7 @@ def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = Non
     answered from the ranking file). Their tasks run on `backend` (`pipeline.cluster`); an opener the
     ranking file holds exactly (or with a bound of at least `cutoff`) is not searched again."""
     # defers the pipeline (Numba, pyarrow) to this command
-    from pipeline.search.openers import OpenerTotal, cheap_ranking, exact_openers, table_for
+    from pipeline.builders.opener_ranking import OpenerTotal, cheap_ranking, exact_openers, table_for
 
     table = table_for(game)
     if rows is None:
@@ -118,7 +118,7 @@ def rank_all(game: Game, keep: int = 1, cutoff: int | None = None, selection: st
     (the `keep`-th best exact total so far, at most `cutoff`), best by the cheap score first, into
     the ranking file; resumes what the file holds. Return the `Ranking`."""
     # defers the pipeline (Numba, pyarrow) to this command
-    from pipeline.search.openers import cheap_ranking, rank_openers, slice_rows, table_for
+    from pipeline.builders.opener_ranking import cheap_ranking, rank_openers, slice_rows, table_for
 
     table = table_for(game)
     order = cheap_ranking(game, table, game.n_guesses)
@@ -156,7 +156,7 @@ def line(game: Game, result) -> str:
     """Return one opener's line: ``SALET 7920``, ``TRACE >= 7921`` (cut off), or that no tree
     opening with it finishes within the guess limit."""
     if not result.finishes:
-        from pipeline.search.openers import default_options  # defers the pipeline (Numba, pyarrow) to this command
+        from pipeline.builders.opener_ranking import default_options  # defers the pipeline (Numba, pyarrow) to this command
 
         return f"{result.label} none within {default_options(game).max_guesses} guesses"
     return f"{result.label} {'' if result.proven_exact else '>= '}{result.total}"

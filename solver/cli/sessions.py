@@ -26,7 +26,7 @@ from solver.analysis.notation import (
 )
 from solver.analysis.walk import feedback_codes, start_state, verdict
 from solver.cli.why import why_lines
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 
 LIST_LIMIT = 20  # candidates shown by "list" ("list all": every one)

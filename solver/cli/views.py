@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from solver.analysis.notation import history_text, label_list, show_feedback
-from solver.analysis.walk import Nodes, replay, walk
-from solver.core.engine import Solver, State
+from solver.analysis.walk import NodeArrays, replay, walk
+from solver.core.runtime import Solver, State
 from solver.core.registry import UsageError
 
 
@@ -20,7 +20,7 @@ class View:
 
     solver: Solver
     state: State
-    nodes: Nodes
+    nodes: NodeArrays
     node: int
     live: bool  # True: computed live (off the tree, or no tree for this game)
 
@@ -34,7 +34,7 @@ def locate(solver: Solver, steps: Sequence[tuple[int, int]]) -> View:
     """Return the view of the node reached by `steps` of (guess row, code)."""
     state = replay(solver, steps)
     if state.node is not None and solver.tree is not None:
-        return View(solver, state, Nodes.from_tree(solver.tree), state.node, live=False)
+        return View(solver, state, NodeArrays.from_tree(solver.tree), state.node, live=False)
     return View(solver, state, walk(solver, state), 0, live=True)
 
 

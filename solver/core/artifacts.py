@@ -25,7 +25,7 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   bound of it), ``proven`` (bool, the total is exact), ``seconds`` (float64, search time);
   metadata: ``strategy``, ``cutoff_rule``, ``selection``, counts, ``search_seconds`` (the openers'
   search times summed) and ``wall_seconds`` (the wall times of the runs that wrote it, summed)
-  (`pipeline.search.openers`).
+  (`pipeline.builders.opener_ranking`).
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
@@ -33,13 +33,13 @@ Key-value metadata of every Parquet artifact (all values are strings): ``schema_
 lists and the rule source), ``code_version``, ``build_time`` (UTC ISO 8601), ``content_sha256``
 (sha256 over the column data, checked on every read), and per kind: ``guesses``, ``targets``,
 ``n_codes`` for tables; ``targets``, ``total_guesses``, ``max_guesses``, ``strategy`` for trees.
-Trees from the exact search (`pipeline.search`) add ``lower_bound`` (a proven lower bound on the
+Trees from the exact search (`pipeline.builders`) add ``lower_bound`` (a proven lower bound on the
 total of any tree that opens with this tree's first guess, or of any tree when ``proven`` is
 ``game``), ``proven`` (``game``: optimal over every first guess; ``opener``: optimal for its first
 guess; ``none``: top-k search, the total is an upper bound), ``nodes_searched``, ``full_nodes``,
 ``memo_hit_rate`` and ``search_seconds``; trees not proven for the game may add
 ``game_lower_bound`` (a proven lower bound on the total of any tree, over every first guess:
-`pipeline.search.bounds`), with ``game_lower_bound_opener`` (the first guess attaining it) and
+`pipeline.builders.game_bound`), with ``game_lower_bound_opener`` (the first guess attaining it) and
 ``game_lower_bound_seconds``; among trees of equal total each root class keeps the
 shallowest, and every tree is optimal within the guess limit in ``strategy`` (``max6``: 6 guesses).
 """

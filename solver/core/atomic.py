@@ -5,7 +5,7 @@ What an output path may be, and what happens to it:
 * a regular file, or none yet: the content is written to a temporary file beside it,
   ``.<name>.<pid>.<random>.tmp``, then renamed over it, so an interrupted run leaves the old file
   whole (a killed process may leave the temporary file: readers ignore it, the pipeline removes
-  stale ones of its artifacts folder, `pipeline.cleanup`, and `remove_stale_temporaries` those of
+  stale ones of its artifacts folder (`remove_stale_in_folder`), and `remove_stale_temporaries` those of
   one file, which the `wordle` program calls for its state file when it starts). An existing file keeps its permission bits
   (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
   write permission for us, or no write bit at all) is refused, not replaced, as editors do.
@@ -183,7 +183,9 @@ def locked(path: str | Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
-STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it (as pipeline.cleanup)
+STALE_SECONDS = 3600  # a temporary file untouched this long is left over, whoever wrote it
+# ".<name>.<pid>.<random>.tmp" (`replacing`), or ".<name>.<random>.tmp" as written before the pid was added
+TEMPORARY = re.compile(r"\.(?P<name>.+?)(?:\.(?P<pid>\d+))?\.[A-Za-z0-9_]{8}\.tmp")
 
 
 def _alive(pid: int) -> bool:
@@ -208,42 +210,56 @@ def _started(pid: int) -> float | None:
         return None
 
 
-def remove_stale_temporaries(path: str | Path, max_age: float = STALE_SECONDS) -> list[Path]:
-    """Remove the temporary files `replacing` left beside `path` (``.<name>.<pid>.<random>.tmp``, the
-    name of the file a symbolic link points to) when no running writer will finish them: their
-    writer process is gone (killed during a write), or started after the file was last written (its
-    pid reused), or they were untouched for `max_age` seconds. This process's own are kept unless they
-    predate it (a thread may be writing). Return the paths removed; a folder that cannot be read
-    removes none."""
-    target = Path(os.path.realpath(path))
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(?P<pid>\d+)\.[A-Za-z0-9_]{{8}}\.tmp")
+def _is_stale(pid: int | None, written: float, now: float, max_age: float) -> bool:
+    """Whether a temporary file written at `written` (seconds since the epoch) by process `pid` (None:
+    unknown) will never be finished: untouched for `max_age` seconds (this process's own only if they
+    predate it: a thread may be writing), or its writer is gone, or started after the file was last
+    written (its pid reused)."""
+    if pid is None:
+        return now - written > max_age
+    if pid != os.getpid() and (now - written > max_age or not _alive(pid)):
+        return True
+    started = _started(pid)
+    return started is not None and written < started - 1
+
+
+def _sweep(folder: Path, wanted, max_age: float) -> list[Path]:
+    """Remove the stale temporary files of `folder` whose name `wanted` accepts; return their paths."""
     removed = []
     now = time.time()
     try:
-        entries = list(os.scandir(target.parent))
-    except OSError:
+        entries = list(os.scandir(folder))
+    except OSError:  # a folder that cannot be read removes none
         return removed
     for entry in entries:
-        match = pattern.fullmatch(entry.name)
-        if match is None or not entry.is_file(follow_symlinks=False):
+        match = TEMPORARY.fullmatch(entry.name)
+        if match is None or not wanted(match) or not entry.is_file(follow_symlinks=False):
             continue
-        pid = int(match["pid"])
         try:
             written = entry.stat(follow_symlinks=False).st_mtime
         except OSError:
             continue
-        alive = _alive(pid)
-        started = _started(pid) if alive else None
-        old = now - written > max_age and pid != os.getpid()  # this process's own: only if they predate it
-        if old or not alive or (started is not None and written < started - 1):
+        if _is_stale(int(match["pid"]) if match["pid"] else None, written, now, max_age):
             try:
                 os.unlink(entry.path)
-            except FileNotFoundError:  # another run removed it first
-                continue
-            except OSError:  # not ours to remove: left as it is
+            except OSError:  # another run removed it first, or not ours to remove: left as it is
                 continue
             removed.append(Path(entry.path))
     return removed
+
+
+def remove_stale_temporaries(path: str | Path, max_age: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files `replacing` left beside `path` (``.<name>.<pid>.<random>.tmp``, the
+    name of the file a symbolic link points to) that no running writer will finish (`_is_stale`);
+    return the paths removed."""
+    target = Path(os.path.realpath(path))
+    return _sweep(target.parent, lambda match: match["name"] == target.name and match["pid"] is not None, max_age)
+
+
+def remove_stale_in_folder(folder: str | Path, max_age: float = STALE_SECONDS) -> list[Path]:
+    """Remove every stale temporary file of `replacing` in `folder`, whatever file it was for; return
+    the paths removed."""
+    return _sweep(Path(folder), lambda match: True, max_age)
 
 
 def write_text(path: str | Path, text: str, parents: bool = False) -> None:

@@ -6,7 +6,7 @@ Python function ``rule(guess_row, target_row) -> int`` written in the subset of 
 compiles. The same function object serves three callers without being written twice:
 
 * the runtime calls it directly (pure Python, no compilation) to score a single pair;
-* `solver.core.kernels` compiles it lazily with ``numba.njit`` and maps it over whole matrices;
+* `solver.core.scoring` compiles it lazily with ``numba.njit`` and maps it over whole matrices;
 * the tests compare it with a naive reference written from the specification.
 
 Feedback codes are dense integers ``0 <= code < n_codes`` (a mixed-radix number of the feedback

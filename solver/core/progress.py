@@ -3,13 +3,21 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from functools import cache
 from typing import Callable, Iterator
 
 
-def make_progress(enabled: bool = True, transient: bool = False, console=None):
-    """Return a rich Progress display on `console` (default: a new one on stderr), inert when
-    `enabled` is False; `transient`: removed when it ends."""
+@cache
+def stderr_console():
+    """Return the one rich Console on stderr that every bar and build message of a process shares."""
     from rich.console import Console  # defers rich (0.1 s) until a bar is shown
+
+    return Console(stderr=True)
+
+
+def make_progress(enabled: bool = True, transient: bool = False):
+    """Return a rich Progress display on the shared stderr console, inert when `enabled` is False;
+    `transient`: removed when it ends, else kept on screen."""
     from rich.progress import (  # defers rich (0.1 s) until a bar is shown
         BarColumn,
         MofNCompleteColumn,
@@ -19,7 +27,7 @@ def make_progress(enabled: bool = True, transient: bool = False, console=None):
     )  # defers rich (0.1 s) until the terminal UI is drawn
 
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console or Console(stderr=True), disable=not enabled, transient=transient)
+                    console=stderr_console(), disable=not enabled, transient=transient)
 
 
 @contextmanager

@@ -1,7 +1,9 @@
 """The registry of games and the variants the pipeline builds: one line per game module.
 
-The game modules (`solver.games.NAME`) are loaded by name on the first `get_game`, so this core
-module names them without importing the layer above it.
+The game modules are plugins of this core module: `GAME_MODULES` names each (all in the games
+layer), and they are loaded by that name on the first `get_game`, so core never imports the layer
+above it at load time. `tests/test_layers.py` reads `GAME_MODULES` and checks that every module it
+names is a games-layer module and that nothing else in the packages imports by a computed name.
 """
 from __future__ import annotations
 
@@ -56,9 +58,13 @@ class UnknownGameError(UsageError):
     """A game or variant name that the registry does not know."""
 
 
+# game name -> the games-layer module that makes it (`solver.games.NAME`)
+GAME_MODULES = {name: f"solver.games.{name}" for name in ("battleship", "cards", "wordle", "mastermind", "bulls")}
+
+
 def _module(name: str):
-    # the games layer, found by name when a game is asked for: core never imports it
-    return import_module(f"solver.games.{name}")
+    # a game module, loaded when one of its variants is first asked for (see the module docstring)
+    return import_module(GAME_MODULES[name])
 
 
 def default_variant(name: str) -> str:

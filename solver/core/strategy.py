@@ -71,13 +71,13 @@ def choose(game: Game, candidates: np.ndarray, history=(), table: np.ndarray | N
     """
     if len(candidates) <= 2:
         return int(game.target_index[candidates[0]]), np.empty(0, np.int64)
-    from solver.core import kernels  # compile-time cost only on the compute path
+    from solver.core import scoring  # compile-time cost only on the compute path
 
     pool = allowed_guesses(game, history) if guesses is None else guesses
     if table is not None:
-        sum_sq, _ = kernels.partition_scores(game, pool, candidates, table=table)
+        sum_sq, _ = scoring.partition_scores(game, pool, candidates, table=table)
     else:
-        sum_sq, _ = kernels.partition_scores(game, pool, game.target_index[candidates])
+        sum_sq, _ = scoring.partition_scores(game, pool, game.target_index[candidates])
     best = pick(sum_sq, candidate_mask(game, candidates, pool))
     return int(pool[best]), sum_sq
 
@@ -161,12 +161,12 @@ def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = 
     first = int(game.target_index[candidates[0]])
     if len(candidates) <= 2:
         return LiveChoice(first, 0, 0, 0.0)
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
     targets = game.target_index[candidates]
     pool = live_pool(game, candidates, history)
     limit = work_guesses(int(pool.size), int(targets.size), budget)
-    kernels.partition_scores(game, pool[:1], targets[:1])  # compiles or loads the kernel
+    scoring.partition_scores(game, pool[:1], targets[:1])  # compiles or loads the kernel
     start = clock()
     deadline = start + SCORING_SHARE * SAFETY_FACTOR * budget
     sum_sq = np.empty(pool.size, dtype=np.int64)
@@ -180,7 +180,7 @@ def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = 
             break
         began = clock()
         end = min(limit, scored + size)
-        sum_sq[scored:end] = kernels.partition_scores(game, pool[scored:end], targets)[0]
+        sum_sq[scored:end] = scoring.partition_scores(game, pool[scored:end], targets)[0]
         per_guess = max((clock() - began) / (end - scored), 1e-9)
         scored = end
         size = max(MIN_CHUNK, CHUNK_PAIRS // targets.size)

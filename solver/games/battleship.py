@@ -17,7 +17,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from solver.core.engine import State, get_solver, next_from
+from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.core.limits import excerpt
 from solver.core.symmetry import canonical_from_group, subset_permutations

@@ -132,18 +132,18 @@ def _numbers(boards: list[int]) -> str:
 
 def _codes(game: Game, guess: int, positions: np.ndarray) -> np.ndarray:
     """Return the feedback codes of guess row `guess` against the targets at `positions`."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
-    return kernels.feedback_table(game, [guess], game.target_index[positions])[0]
+    return scoring.feedback_table(game, [guess], game.target_index[positions])[0]
 
 
 def expected_left(game: Game, pool: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (expected candidates left on a board after each guess of `pool`, whether each is a
     candidate there) for a board with these candidate target positions: the sum of the squared
     sizes of the classes other than the win, divided by the number of candidates."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
-    sum_sq, _ = kernels.partition_scores(game, pool, game.target_index[positions])
+    sum_sq, _ = scoring.partition_scores(game, pool, game.target_index[positions])
     is_candidate = np.isin(pool, game.target_index[positions])
     return (sum_sq - is_candidate) / positions.size, is_candidate
 

@@ -24,15 +24,16 @@ import hashlib
 import inspect
 import re
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
 import numpy as np
+from cachetools import LRUCache
 
-from solver.core.engine import Solver, get_solver
+from solver.core.runtime import Solver, get_solver
 from solver.core.game import Game
 from solver.core.limits import excerpt
 
@@ -482,7 +483,7 @@ def _check_win(table: np.ndarray, target_index: np.ndarray, scores: list, items,
     return int(diagonal[0])
 
 
-_GAMES: OrderedDict[str, FunctionGame] = OrderedDict()  # content digest -> game, least recently used first
+_GAMES: LRUCache[str, FunctionGame] = LRUCache(maxsize=CACHE_SIZE)  # content digest -> game
 _GAMES_LOCK = threading.Lock()
 
 
@@ -512,14 +513,11 @@ def from_function(targets: Iterable, guesses: Iterable | None, score: Score, *, 
     digest = hashlib.sha256(repr((name, variant, list(pool), list(secrets), _identity(score))).encode()).hexdigest()
     with _GAMES_LOCK:
         if cache and digest in _GAMES:
-            _GAMES.move_to_end(digest)
-            return _GAMES[digest]
+            return _GAMES[digest]  # marks it the most recently used
     game = _tabulate(list(pool.values()), list(secrets.values()), list(pool), list(secrets), score, name, variant)
     if cache:
         with _GAMES_LOCK:
             _GAMES[digest] = game
-            while len(_GAMES) > CACHE_SIZE:
-                _GAMES.popitem(last=False)
     return game
 
 

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from solver.core.engine import State, get_solver, next_from
+from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.games.wordlists import (
@@ -138,17 +138,31 @@ def feedback(answer: str, guess: str) -> str:
     return code_to_marks(code, len(answer))
 
 
+def hard_mode_requirements(word: str, marks: str) -> tuple[dict[int, str], dict[str, int]]:
+    """Return what hard mode asks of every later guess after `word` scored `marks` (G/Y/R): the
+    green letters by position (0-based), and each letter marked G or Y with how many times it was
+    so marked (a later guess must hold it at least that often). The one statement of the rule:
+    `hard_mode_allows` and `hard_mode_mask` read it; the exact search's narrowing is tested against it."""
+    word, marks = word.upper(), marks.upper()
+    greens = {i: letter for i, (letter, mark) in enumerate(zip(word, marks)) if mark == "G"}
+    needed: dict[str, int] = {}
+    for letter, mark in zip(word, marks):
+        if mark in "GY":
+            needed[letter] = needed.get(letter, 0) + 1
+    return greens, needed
+
+
 def hard_mode_allows(history: Sequence[tuple[str, str]], guess: str) -> str | None:
     """Return None if `guess` obeys hard mode after `history` of (word, marks), else the reason."""
     guess = guess.upper()
     for word, marks in history:
-        for i, (letter, mark) in enumerate(zip(word.upper(), marks.upper())):
-            if mark == "G" and guess[i] != letter:
+        greens, needed = hard_mode_requirements(word, marks)
+        for i, letter in greens.items():
+            if guess[i] != letter:
                 return f"letter {i + 1} must be {letter}"
-        for letter in sorted({ch for ch, m in zip(word.upper(), marks.upper()) if m in "GY"}):
-            needed = sum(1 for ch, m in zip(word.upper(), marks.upper()) if ch == letter and m in "GY")
-            if guess.count(letter) < needed:
-                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
+        for letter in sorted(needed):
+            if guess.count(letter) < needed[letter]:
+                return f"guess must contain {letter}" + (f" {needed[letter]} times" if needed[letter] > 1 else "")
     return None
 
 
@@ -162,20 +176,17 @@ def _letter_counts(game: Game) -> np.ndarray:
 
 
 def hard_mode_mask(game: Game, history: Sequence[tuple[int, int]]) -> np.ndarray:
-    """Return a bool mask of the guesses hard mode allows after `history` of (guess row, code)."""
+    """Return a bool mask over the game's guess rows: those hard mode allows after `history` of
+    (guess row, code)."""
     n = game.rows.shape[1] - 2
     counts = _letter_counts(game)
     allowed = np.ones(game.n_guesses, dtype=bool)
     for guess, code in history:
-        letters = game.rows[guess, :n]
-        marks = code_to_marks(code, n)
-        needed = np.zeros(26, dtype=np.int8)
-        for i, mark in enumerate(marks):
-            if mark == "G":
-                allowed &= game.rows[:, i] == letters[i]
-            if mark != "R":
-                needed[letters[i]] += 1
-        allowed &= (counts >= needed).all(axis=1)
+        greens, needed = hard_mode_requirements(game.labels[guess], code_to_marks(code, n))
+        for i, letter in greens.items():
+            allowed &= game.rows[:, i] == ord(letter) - ord("A")
+        for letter, count in needed.items():
+            allowed &= counts[:, ord(letter) - ord("A")] >= count
     return allowed
 
 

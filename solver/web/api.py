@@ -11,11 +11,11 @@ one), alternatives to rank (`top` > 0), a review. Tree answers never wait for li
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Callable, Union
 
+from cachetools import LRUCache
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
@@ -66,7 +66,7 @@ class Answers:
     """A bounded, thread-safe memo of answers by (endpoint, request), least recently used dropped first."""
 
     def __init__(self, size: int = ANSWERS):
-        self.size, self._items, self._lock = size, OrderedDict(), threading.Lock()
+        self.size, self._items, self._lock = size, LRUCache(maxsize=size), threading.Lock()
 
     async def get(self, plan: Callable[[Any], Job], request: BaseModel | None, http: Request) -> Any:
         """Return the answer of `plan(request)`: memoised, else read and (from the tree) answered in the
@@ -74,15 +74,12 @@ class Answers:
         key = (plan.__name__, None if request is None else request.model_dump_json())
         with self._lock:
             if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
+                return self._items[key]  # marks it the most recently used
         done, value = await run_in_threadpool(_answer_unless_live, plan, request)
         if not done:
             value = await http.app.state.live.run(value.compute)
         with self._lock:
             self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
         return value
 
 

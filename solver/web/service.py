@@ -22,8 +22,8 @@ from solver.analysis.explain import TREE, Explanation, explain_state, group_size
 from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
-from solver.analysis.walk import Nodes, start_state, walk
-from solver.core.engine import get_solver
+from solver.analysis.walk import NodeArrays, start_state, walk
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
 from solver.core.strategy import LIVE_BUDGET
@@ -105,11 +105,11 @@ def prime_kernels() -> None:
     Measured (Numba's OpenMP layer): until the main thread has run a parallel kernel, each kernel
     call from a worker thread (where requests are computed) costs about 8 ms instead of 0.1 ms.
     """
-    from solver.core import kernels  # defers Numba to the first kernel run
+    from solver.core import scoring  # defers Numba to the first kernel run
 
     try:
         game = game_of(resolve("mastermind", None))  # the smallest table: a fraction of a second
-        kernels.feedback_table(game, [0], game.target_index)
+        scoring.feedback_table(game, [0], game.target_index)
     except Exception:
         log.exception("running a first kernel failed")
 
@@ -292,7 +292,7 @@ def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
 def explanation(key: Key, steps: Steps) -> dict[str, Any]:
     """Return why the solver's guess after `steps` (`solver.analysis.explain`).
 
-    On the tree the figures are read from the variant's memoised `Nodes` (what `explain_state` reads
+    On the tree the figures are read from the variant's memoised `NodeArrays` (what `explain_state` reads
     from the tree after building its own copy of the whole tree's child index: 0.5 s for cards n4).
     """
     state = state_of(key, steps)
@@ -484,8 +484,8 @@ def review(key: Key, steps: Steps) -> dict[str, Any]:
 # -- the tree -----------------------------------------------------------------------------------
 @lru_cache(maxsize=16)
 def nodes_of(key: Key):
-    """Return the tree of a variant as `walk.Nodes` (its child index is built once)."""
-    return Nodes.from_tree(solver_of(key).tree)
+    """Return the tree of a variant as `walk.NodeArrays` (its child index is built once)."""
+    return NodeArrays.from_tree(solver_of(key).tree)
 
 
 @lru_cache(maxsize=RESULTS)

@@ -5,7 +5,7 @@
 * the least total number of guesses (summed over the candidate targets ``H``) of a tree that
   finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
   allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
-  filtered by the hard-mode rule of mark games, `solver.core.search.hard`). ``free`` says that every candidate may be
+  filtered by the hard-mode rule of mark games, `narrow`). ``free`` says that every candidate may be
   played here (0 for a restricted root list: no shortcut exits, no memo; 2, from a node's own full
   pass to its guesses, hands its children only the guesses that split its set); ``forced`` >= 0
   evaluates that single guess at this node instead (its total over the classes it makes);
@@ -50,10 +50,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.core.search.hard import hard_allows as _hard_allows
-
 INF = np.int64(1 << 40)
-hard_allows = njit(cache=True)(_hard_allows)  # the one hard mode: mark games' (Wordle's)
 PROBES = 8  # slots tried per memo lookup
 SMALL_SET = 64  # default of params[SMALL]: full passes over at most this many targets read the target-major table (measured faster)
 # stats counters
@@ -69,7 +66,7 @@ SMALL = 9  # index in ws.params: full passes over at most this many targets read
 
 
 class Workspace(NamedTuple):
-    """Everything the kernel reads and writes; see `solver.core.search.engine.make_workspace`."""
+    """Everything the kernel reads and writes; see `solver.core.search.searcher.make_workspace`."""
 
     table: np.ndarray  # uint8/uint16 [G, T]: code of guess row g against target position p
     table_t: np.ndarray  # uint8/uint16 [T, G]: the same, target-major (full passes over small sets)
@@ -261,7 +258,8 @@ def count_classes(row, H, counts, touched):
 def narrow(ws, guesses, g, code, out):
     """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash).
 
-    `hard_allows` with the constraint read from the code once: the greens' positions, then each
+    Hard mode of mark games (Wordle's; `solver.games.wordle.hard_mode_requirements` states the rule,
+    and the tests hold this against it) with the constraint read from the code once: the greens' positions, then each
     marked letter with the least count it needs; each guess is then checked against its row and its
     precomputed letter counts (`ws.letter_count`), about a nanosecond a guess where the rule takes 18.
     """

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from solver.core.search import kernel
-from solver.core.search.engine import INF, Searcher
+from solver.core.search.searcher import INF, Searcher
 from solver.core.search.watch import run_watched
 
 

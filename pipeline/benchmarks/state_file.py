@@ -1,6 +1,6 @@
 """The `wordle` program's own benchmark: saving and loading a state file of a million games.
 
-Run as ``python -m solver.wordle_program.bench`` (the ``state`` section of `make bench`). Figures are
+Run as ``python -m pipeline.benchmarks.state_file`` (the ``state`` section of `make bench`). Figures are
 printed, never asserted.
 """
 from __future__ import annotations

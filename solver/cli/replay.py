@@ -17,7 +17,7 @@ from solver.analysis.notation import label_list, plural
 from solver.analysis.scores import Scores
 from solver.analysis.walk import start_state, walk
 from solver.core import atomic
-from solver.core.engine import get_solver
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import UsageError
 

@@ -3,7 +3,7 @@
 `ExactLive(game).choose(positions, history, budget)` returns an `ExactChoice` (the guess row, the
 least total guesses from here over the candidates, whether it is proven) or None when neither
 search finished within the work of `budget`; the runtime solver then plays the greedy guess it has
-already chosen (`solver.core.engine.Solver.guess_row`). The search runs in two stages:
+already chosen (`solver.core.runtime.Solver.guess_row`). The search runs in two stages:
 
 1. top-k (the TOP_K best guesses by the search's bound at every node) on TOP_SHARE of the work: the
    total of a real strategy, an upper bound of the optimum, not proven (`exact=False`);
@@ -29,11 +29,11 @@ import logging
 import math
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
+from cachetools import LRUCache
 
 from solver.core import strategy
 from solver.core.game import Game
@@ -93,17 +93,17 @@ class _SubGame:
     """Searchers (prove, top-k) over the sub-game of one candidate set: its targets are those candidates."""
 
     def __init__(self, game: Game, positions: np.ndarray, depth: int):
-        from solver.core import kernels  # defers Numba to the live path
-        from solver.core.search.engine import Searcher, SearchOptions  # defers Numba to the live path
+        from solver.core import scoring  # defers Numba to the live path
+        from solver.core.search.searcher import Searcher, SearchOptions  # defers Numba to the live path
         from solver.core.search.kernel import INF  # defers Numba to the live path
 
         self.positions = positions  # sorted target positions of the parent game
         self.unfinishable = int(INF)  # a value this large: no tree finishes the set within the guesses left
         sub = replace(game, target_index=game.target_index[positions])
         began = time.perf_counter()
-        kernels.feedback_table(game, np.arange(1), sub.target_index[:1])  # loads (or compiles) the table kernel
+        scoring.feedback_table(game, np.arange(1), sub.target_index[:1])  # loads (or compiles) the table kernel
         load = time.perf_counter() - began
-        table = kernels.feedback_table(game, np.arange(game.n_guesses), sub.target_index)
+        table = scoring.feedback_table(game, np.arange(game.n_guesses), sub.target_index)
         began = time.perf_counter()  # the searcher's set-up runs kernels too (class counts): loaded here
         self.prove = Searcher(sub, table, SearchOptions(max_guesses=depth, memo_bits=MEMO_BITS, symmetry_levels=0))
         self._table, self._sub, self._depth = table, sub, depth
@@ -125,7 +125,7 @@ class _SubGame:
     def top(self):
         """Return the top-k searcher of this sub-game (made on first use)."""
         if self._top is None:
-            from solver.core.search.engine import Searcher  # defers Numba to the live path
+            from solver.core.search.searcher import Searcher  # defers Numba to the live path
 
             self._top = Searcher(self._sub, self._table, self._options(
                 mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
@@ -186,7 +186,7 @@ class ExactLive:
         self.memo = memo  # state values kept (least recently used first out)
         self.depth = game.max_guesses or SEARCH_DEPTH
         self._token = next(_TOKENS)  # names this instance's sub-games (an id could be reused)
-        self._values: OrderedDict[tuple, ExactChoice] = OrderedDict()
+        self._values: LRUCache[tuple, ExactChoice] = LRUCache(maxsize=max(memo, 1)) if memo else {}
         self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
         # told (seconds, pairs scored, finished) as a search without a deadline goes on (a progress display)
         self.progress: Callable[[float, int, bool], None] | None = None
@@ -236,9 +236,8 @@ class ExactLive:
         deadline = start + (strategy.SAFETY_FACTOR * budget if seconds is None else seconds)
         work = SEARCH_PAIRS * budget
         with self._lock:
-            found = self._values.get(key)
+            found = self._values.get(key)  # marks it the most recently used
             if found is not None:
-                self._values.move_to_end(key)
                 return found
             sub = self._subgame(positions)
             start += sub.load_seconds
@@ -265,10 +264,8 @@ class ExactLive:
                 return None
             (value, guess), proven = result
             choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
-            if proven:  # a top-k value may still be improved by a later proof with more time
+            if proven and self.memo:  # a top-k value may still be improved by a later proof with more time
                 self._values[key] = choice
-                while len(self._values) > self.memo:
-                    self._values.popitem(last=False)
             return choice
 
     def guess_totals(self, positions: np.ndarray, history, rows, budget: float = 1.0,
@@ -341,17 +338,14 @@ class ExactLive:
                     sub.positions.size >= positions.size and sub.local(positions) is not None]
             if mine:
                 key, sub = min(mine, key=lambda item: item[1].positions.size)
-                _SUBGAMES.move_to_end(key)
-                return sub
+                return _SUBGAMES[key]  # marks it the most recently used
         sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
         with _SUBGAMES_LOCK:
             _SUBGAMES[(self._token, positions.tobytes())] = sub
-            while len(_SUBGAMES) > SEARCHERS:
-                _SUBGAMES.popitem(last=False)
         return sub
 
 
 # the sub-games of every game, most recently used last: (their ExactLive's token, candidates) -> sub-game
-_SUBGAMES: OrderedDict[tuple[int, bytes], _SubGame] = OrderedDict()
+_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = LRUCache(maxsize=SEARCHERS)
 _TOKENS = itertools.count()
 _SUBGAMES_LOCK = threading.Lock()

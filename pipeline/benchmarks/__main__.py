@@ -1,6 +1,6 @@
 """`make bench`: table-build throughput, exact search, runtime latencies and the cards n=4 replay.
 
-Run as ``python -m pipeline.bench [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
+Run as ``python -m pipeline.benchmarks [section ...]`` with sections ``tables``, ``exact``, ``runtime``,
 ``live`` (the worst live guess of every game without its tree), ``exactlive`` (the exact search off the
 tree), ``exactgames`` (the other games off the tree: exact live against greedy), ``cards4``, ``state`` (the `wordle`
 state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency and throughput; needs the
@@ -25,7 +25,7 @@ from solver.analysis.boards import play
 from solver.analysis.notation import parse_guess
 from solver.analysis.walk import walk
 from solver.core import strategy
-from solver.core.engine import Solver, State, get_solver
+from solver.core.runtime import Solver, State, get_solver
 from solver.core.registry import all_variants, get_game
 from solver.core.strategy import LIVE_BUDGET
 from solver.games import battleship, cards, wordle
@@ -45,13 +45,13 @@ def _median_time(fn, runs: int = WARM_RUNS) -> float:
 
 def bench_tables() -> None:
     """Print first-call (compile) and warm build times of the Wordle and Battleship tables."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
     for game in (wordle.game(), battleship.game()):
         start = time.perf_counter()
-        kernels.feedback_table(game)
+        scoring.feedback_table(game)
         first = time.perf_counter() - start
-        warm = _median_time(lambda: kernels.feedback_table(game))
+        warm = _median_time(lambda: scoring.feedback_table(game))
         entries = game.n_guesses * game.n_targets
         print(f"table {game.key:20s} {game.n_guesses}x{game.n_targets}: first call {first:.2f} s "
               f"(compile or cache load), warm median {warm:.3f} s = {entries / warm / 1e6:.0f} M entries/s")
@@ -96,9 +96,9 @@ LIVE_RUNS = 3  # timed runs of each live guess; the slowest is reported
 
 def largest_class(game, row: int) -> tuple[object, int]:
     """Return (feedback in the game's format, candidates left) of the largest class of guess `row` at the root."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
-    counts = np.bincount(kernels.feedback_table(game, [row])[0], minlength=game.n_codes)
+    counts = np.bincount(scoring.feedback_table(game, [row])[0], minlength=game.n_codes)
     counts[game.win_code] = 0
     code = int(np.argmax(counts))
     return game.decode(code), int(counts[code])
@@ -153,8 +153,8 @@ def bench_exact_live() -> None:
     share proven within EXACT_BUDGET seconds and the median, 95th percentile and max seconds."""
     import numba  # defers Numba to this section
 
-    from pipeline.search.openers import cheap_ranking  # defers the pipeline (Numba, pyarrow) to this section
-    from pipeline.tables import load_table  # defers the pipeline (Numba, pyarrow) to this section
+    from pipeline.builders.opener_ranking import cheap_ranking  # defers the pipeline (Numba, pyarrow) to this section
+    from pipeline.builders.feedback_tables import load_table  # defers the pipeline (Numba, pyarrow) to this section
 
     numba.set_num_threads(1)
     table = load_table(get_game("wordle", "normal"))
@@ -280,9 +280,9 @@ def bench_exact() -> None:
     cut-off 7921 on one core, Mastermind's proof."""
     import numba  # defers Numba to the compute path
 
-    from pipeline.search.build import Plan, build  # defers the pipeline (Numba, pyarrow) to this command
-    from pipeline.tables import load_table  # defers the pipeline (Numba, pyarrow) to this command
-    from solver.core.search.engine import Searcher, SearchOptions  # defers Numba to this section
+    from pipeline.builders.exact_tree import Plan, build  # defers the pipeline (Numba, pyarrow) to this command
+    from pipeline.builders.feedback_tables import load_table  # defers the pipeline (Numba, pyarrow) to this command
+    from solver.core.search.searcher import Searcher, SearchOptions  # defers Numba to this section
     from solver.core.search.parallel import ThreadedTotals  # defers Numba to this section
 
     numba.set_num_threads(1)
@@ -327,9 +327,9 @@ def bench_exact() -> None:
 
 
 def bench_state() -> None:
-    """Print the `wordle` program's state-file figures (`python -m solver.wordle_program.bench`: a face's
-    own benchmark, run in its own process so that the pipeline imports no face)."""
-    subprocess.run([sys.executable, "-m", "solver.wordle_program.bench"], check=True)
+    """Print the `wordle` program's state-file figures (`python -m pipeline.benchmarks.state_file`, run in
+    a process of its own so that the peak memory it reports is the state file's alone)."""
+    subprocess.run([sys.executable, "-m", "pipeline.benchmarks.state_file"], check=True)
 
 
 BOARD_GAMES = 200  # random sets of answers per number of boards

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.game import Game
-from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats
 from solver.core.search.nodes import Nodes
 
 ALONE_SHARE = 0.05  # a class of the lead guess with this share of the root class is a task of its own

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from solver.core.game import Game
-from solver.core.search.engine import lower_bound_table
+from solver.core.search.searcher import lower_bound_table
 from solver.core.search.kernel import INF, class_counts
 
 

@@ -21,12 +21,12 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pipeline import cluster
-from pipeline.search.build import ClassResult, _save, finished_classes
-from pipeline.trees import max_guesses, to_arrow
-from solver.core import artifacts, kernels
+from pipeline.builders.exact_tree import ClassResult, _save, finished_classes
+from pipeline.builders.greedy_tree import max_guesses, to_arrow
+from solver.core import artifacts, scoring
 from solver.core.game import Game
 from solver.core.registry import get_game
-from solver.core.search.engine import INF, Searcher, SearchOptions
+from solver.core.search.searcher import INF, Searcher, SearchOptions
 from solver.core.search.nodes import Nodes
 
 SAMPLE_FACTOR = 20  # non-candidates sampled per pool slot
@@ -52,7 +52,7 @@ def class_pool(game: Game, candidates: np.ndarray, extra: int, seed: int) -> np.
     others = np.setdiff1d(np.arange(game.n_guesses), candidates)
     rng = np.random.default_rng([SEED, seed])
     sample = rng.choice(others, min(others.size, SAMPLE_FACTOR * extra), replace=False)
-    sum_sq, _ = kernels.partition_scores(game, sample, candidates)
+    sum_sq, _ = scoring.partition_scores(game, sample, candidates)
     return np.sort(np.concatenate([candidates, sample[np.argsort(sum_sq, kind="stable")[:extra]]]))
 
 
@@ -71,7 +71,7 @@ def solve_class(key: tuple[str, str], plan: PooledPlan, code: int, positions: np
     candidates = game.target_index[positions]
     pool = class_pool(game, candidates, plan.extra, code)
     small = sub_game(game, pool, candidates)
-    searcher = Searcher(small, kernels.feedback_table(small), replace(plan.options, memo_bits=20))
+    searcher = Searcher(small, scoring.feedback_table(small), replace(plan.options, memo_bits=20))
     everything = np.arange(small.n_targets, dtype=np.int64)
     r = plan.options.max_guesses - 1
     value, _ = searcher.best(everything, r, None, ())
@@ -90,7 +90,7 @@ def solve_class(key: tuple[str, str], plan: PooledPlan, code: int, positions: np
 def build(game: Game, plan: PooledPlan, jobs: int = 2, progress=None, folder: Path | None = None):
     """Return (nodes, total, seconds of search summed over the classes) of `plan`'s tree."""
     root = game.index_of(plan.opener)
-    codes = kernels.feedback_table(game, [root], game.target_index)[0]
+    codes = scoring.feedback_table(game, [root], game.target_index)[0]
     groups = [(int(c), np.flatnonzero(codes == c)) for c in np.unique(codes) if c != game.win_code]
     groups.sort(key=lambda item: -item[1].size)
     checkpoint = (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"{game.key}-{_tag(plan)}"
@@ -128,7 +128,7 @@ def _tag(plan: PooledPlan) -> str:
     return hashlib.sha256(plan.describe().encode()).hexdigest()[:12]
 
 
-def build_tree(game: Game, plan: PooledPlan, jobs: int = 2, folder: Path | None = None, force: bool = False,
+def build_pooled_tree(game: Game, plan: PooledPlan, jobs: int = 2, folder: Path | None = None, force: bool = False,
                progress=None) -> tuple[bool, float]:
     """Build and write the tree artifact unless it is up to date; return (built, seconds of wall time)."""
     if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=plan.describe()):

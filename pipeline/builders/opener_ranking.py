@@ -1,7 +1,7 @@
 """Exact totals of first guesses: the least total guesses over every target of trees opening with each.
 
 `exact_openers` evaluates each opener with `Searcher.opener_total` (the exact search of
-`solver.core.search.engine`), in parallel over openers with joblib processes. Each worker keeps one
+`solver.core.search.searcher`), in parallel over openers with joblib processes. Each worker keeps one
 `Searcher` for all the openers it gets (a module-level cache), so what its memo learnt from one
 opener speeds up the next; anagrams (CRATE, TRACE), which split the targets into largely the same
 classes, go to one worker as one task. One task alone runs in this process with the opener's
@@ -35,12 +35,13 @@ from joblib import Parallel, delayed
 
 from pipeline import cluster
 from pipeline.cluster import read_shared
-from pipeline.tables import compute_table, load_table
-from solver.core import artifacts, atomic, kernels, strategy
+from pipeline.builders.feedback_tables import compute_table, load_table
+from pipeline.plans import EXACT_PLANS, TABLE_OF
+from solver.core import artifacts, atomic, scoring, strategy
 from solver.core.game import Game
-from solver.core.kernels import feedback_table
+from solver.core.scoring import feedback_table
 from solver.core.registry import get_game, registered
-from solver.core.search.engine import INF, Searcher, SearchOptions
+from solver.core.search.searcher import INF, Searcher, SearchOptions
 from solver.core.search.parallel import ThreadedTotals
 
 try:
@@ -73,8 +74,6 @@ def table_for(game: Game) -> np.ndarray:
     key = registered(game)
     if key is None:
         return feedback_table(game)
-    from pipeline.build import TABLE_OF  # defers the pipeline (Numba, pyarrow) to this command
-
     table_key = TABLE_OF.get(key, key)
     if table_key is None:
         raise ValueError(f"{game.key} has no feedback table (too large): exact openers need one")
@@ -86,8 +85,6 @@ def default_options(game: Game) -> SearchOptions:
     max_guesses = DEFAULT_MAX_GUESSES
     key = registered(game)
     if key is not None:
-        from pipeline.build import EXACT_PLANS  # defers the pipeline (Numba, pyarrow) to this command
-
         plan = EXACT_PLANS.get(key)
         if plan is not None:
             max_guesses = plan.options.max_guesses
@@ -100,7 +97,7 @@ def cheap_ranking(game: Game, table: np.ndarray, top: int) -> list[int]:
         raise ValueError(f"--top must be at least 1, got {top}")
     rows = strategy.allowed_guesses(game, ())
     positions = np.arange(game.n_targets, dtype=np.int64)
-    sum_sq, _ = kernels.partition_scores(game, rows, positions, table=table)
+    sum_sq, _ = scoring.partition_scores(game, rows, positions, table=table)
     candidate = strategy.candidate_mask(game, positions, rows)
     order = np.lexsort((rows, ~candidate, sum_sq))[:top]
     return [int(rows[i]) for i in order]

@@ -22,15 +22,15 @@ from joblib import Parallel, delayed
 
 from pipeline import cluster
 from pipeline.cluster.backend import SCRATCH
-from pipeline.search import fanout, split
-from pipeline.search.bounds import game_lower_bound
-from pipeline.search.depth import WorstCase, least_worst_case
-from pipeline.tables import compute_table
-from pipeline.trees import max_guesses, to_arrow
+from pipeline.builders import fanout, split_class
+from pipeline.builders.game_bound import game_lower_bound
+from pipeline.builders.worst_case import WorstCase, least_worst_case
+from pipeline.builders.feedback_tables import compute_table
+from pipeline.builders.greedy_tree import max_guesses, to_arrow
 from solver.core import artifacts, atomic
 from solver.core.game import Game
 from solver.core.registry import get_game, registered
-from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats
 from solver.core.search.nodes import Nodes
 
 NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
@@ -347,11 +347,11 @@ class SplitChild:
     result: ClassResult
 
 
-def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray, probe: split.Probe,
-                  checkpoint: Path) -> split.ProbeResult:
+def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray, probe: split_class.Probe,
+                  checkpoint: Path) -> split_class.ProbeResult:
     """Return the feasibility probes of one chunk of a split class's guesses, saved as a checkpoint."""
-    searcher = _searcher(game, table, split.probe_options(plan.options))
-    result = split.run_probe(searcher, history, group, probe)
+    searcher = _searcher(game, table, split_class.probe_options(plan.options))
+    result = split_class.run_probe(searcher, history, group, probe)
     _save_object(checkpoint / _probe_name(probe), result)
     return result
 
@@ -368,7 +368,7 @@ def _split_name(code: int, row: int, child: int) -> str:
     return f"split-{code}-{row}-{child}.npz"
 
 
-def _probe_name(probe: split.Probe) -> str:
+def _probe_name(probe: split_class.Probe) -> str:
     text = f"{probe.code}|{probe.rows}|{probe.stage}|{probe.work}"
     return f"probe-{hashlib.sha256(text.encode()).hexdigest()[:16]}.pkl"
 
@@ -428,7 +428,7 @@ def _on_cluster(backend, game: Game, table: np.ndarray, calls: list):
             _save(folder / f"class-{result.code}.npz", result)
         elif isinstance(result, SplitChild):
             _save(folder / _split_name(result.code, result.row, result.result.code), result.result)
-        elif isinstance(result, split.ProbeResult):
+        elif isinstance(result, split_class.ProbeResult):
             _save_object(folder / _probe_name(result.probe), result)
         else:
             _save_object(folder / _unit_name(result.unit), result)
@@ -618,7 +618,7 @@ def _task_size(call, sizes: dict) -> int:
     return sizes[args[2]]
 
 
-def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dict[int, split.SplitClass]:
+def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dict[int, split_class.SplitClass]:
     """Return the root classes of `todo` ((code, positions)) that the plan solves below a first guess of their own."""
     if not plan.split_size or plan.options.proves:
         return {}
@@ -629,7 +629,7 @@ def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dic
         if group.size > plan.split_size:
             guesses, _ = searcher.allowed_after(((root, code),))
             order = [int(row) for row in searcher.splitting_guesses(group, guesses.size, guesses)]
-            sc = split.SplitClass(searcher, root, code, group, order, plan.split_tries, plan.split_probe_work)
+            sc = split_class.SplitClass(searcher, root, code, group, order, plan.split_tries, plan.split_probe_work)
             if code in fixed:  # the plan's guess: the one candidate, not probed
                 sc.order, sc.tries = [fixed[code]], 1
                 sc.refuted[fixed[code]], sc.confirmed[fixed[code]] = False, True
@@ -644,7 +644,7 @@ def _probe_splits(game: Game, table: np.ndarray, plan: Plan, jobs: int, splits: 
         for sc in active:
             for probe in sc.probes(4 * max(jobs, 1)):
                 known = _load_object(checkpoint / _probe_name(probe))
-                if isinstance(known, split.ProbeResult) and known.probe == probe:
+                if isinstance(known, split_class.ProbeResult) and known.probe == probe:
                     sc.take_probe(known)
                 else:
                     calls.append((probe_guesses, (plan, sc.history, sc.group, probe, checkpoint)))
@@ -667,7 +667,7 @@ def clear_checkpoints(game: Game, plan: Plan, folder: Path | None = None) -> Non
     shutil.rmtree(checkpoint_dir(game, plan, folder), ignore_errors=True)
 
 
-def build_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder: Path | None = None,
+def build_exact_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, folder: Path | None = None,
                force: bool = False, progress=None) -> tuple[bool, float]:
     """Build and write a game's exact tree artifact unless it is up to date; return (built, seconds)."""
     if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=plan.describe()):

@@ -26,15 +26,15 @@ class BuildResult:
 
 def _block(game: Game, _table, start: int, stop: int) -> tuple[int, np.ndarray]:
     """Return (start, codes of guess rows start..stop-1): one task of a table built on a cluster."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
-    return start, kernels.feedback_table(game, np.arange(start, stop))
+    return start, scoring.feedback_table(game, np.arange(start, stop))
 
 
 def compute_table(game: Game, on_rows=None) -> np.ndarray:
     """Return codes[n_guesses, n_targets] for `game`, computed in blocks of guess rows (on the
     cluster's workers, one task per block, when the current backend is distributed)."""
-    from solver.core import kernels  # defers Numba to the compute path
+    from solver.core import scoring  # defers Numba to the compute path
 
     out = np.empty((game.n_guesses, game.n_targets), dtype=game.code_dtype)
     backend = cluster.current()
@@ -47,7 +47,7 @@ def compute_table(game: Game, on_rows=None) -> np.ndarray:
         return out
     for start in range(0, game.n_guesses, BLOCK_ROWS):
         stop = min(start + BLOCK_ROWS, game.n_guesses)
-        out[start:stop] = kernels.feedback_table(game, np.arange(start, stop))
+        out[start:stop] = scoring.feedback_table(game, np.arange(start, stop))
         if on_rows:
             on_rows(stop - start)
     return out

@@ -19,7 +19,7 @@ import pyarrow as pa
 from joblib import Parallel, delayed
 
 from pipeline import cluster
-from pipeline.tables import compute_table
+from pipeline.builders.feedback_tables import compute_table
 from solver.core import artifacts, strategy
 from solver.core.game import Game
 from solver.core.registry import get_game, registered
@@ -27,7 +27,7 @@ from solver.core.search.nodes import Nodes
 
 
 @dataclass
-class Options:
+class GreedyOptions:
     """How a tree is built: lookahead width and threshold, parallel jobs, guess pool."""
 
     lookahead: int = 0
@@ -51,19 +51,19 @@ class Options:
 class Builder:
     """Builds the greedy tree of one game; `table` is codes[all guesses, all targets] or None."""
 
-    def __init__(self, game: Game, table: np.ndarray | None, options: Options):
+    def __init__(self, game: Game, table: np.ndarray | None, options: GreedyOptions):
         self.game, self.table, self.options = game, table, options
 
     def codes(self, guess: int, candidates: np.ndarray) -> np.ndarray:
         """Return the feedback codes of one guess row against candidate target positions."""
         if self.table is not None:
             return self.table[guess, candidates]
-        from solver.core import kernels  # defers Numba to the compute path
+        from solver.core import scoring  # defers Numba to the compute path
 
-        return kernels.feedback_table(self.game, [guess], self.game.target_index[candidates])[0]
+        return scoring.feedback_table(self.game, [guess], self.game.target_index[candidates])[0]
 
     def pool(self, candidates: np.ndarray, history) -> np.ndarray:
-        """Return the guess rows scored at a node (see `Options.pool_sample`)."""
+        """Return the guess rows scored at a node (see `GreedyOptions.pool_sample`)."""
         sample = self.options.pool_sample
         if sample is None:
             return strategy.allowed_guesses(self.game, history)
@@ -105,7 +105,7 @@ class Builder:
         for g in pool[order]:
             total = candidates.size
             for code, group in self.split(int(g), candidates):
-                sub = Builder(self.game, self.table, Options(jobs=1, pool_sample=self.options.pool_sample))
+                sub = Builder(self.game, self.table, GreedyOptions(jobs=1, pool_sample=self.options.pool_sample))
                 total += sub.grow(group, history + ((int(g), code),), 0).subtree[0]
             totals.append(total)
         return int(pool[order[int(np.argmin(totals))]])
@@ -121,7 +121,7 @@ class Builder:
         return node
 
 
-def _grow_child(key: tuple[str, str], table, options: Options, group, history, depth) -> Nodes:
+def _grow_child(key: tuple[str, str], table, options: GreedyOptions, group, history, depth) -> Nodes:
     # Workers rebuild the game from the registry (pickled rule closures would lose their source
     # file, which Numba's on-disk cache needs) and use one thread each: no nested thread pools.
 
@@ -134,11 +134,11 @@ def _grow_child(key: tuple[str, str], table, options: Options, group, history, d
     return Builder(get_game(*key), table, options).grow(group, history, depth)
 
 
-def _grow_task(game: Game, table, options: Options, group, history, depth) -> Nodes:
+def _grow_task(game: Game, table, options: GreedyOptions, group, history, depth) -> Nodes:
     return Builder(game, table, options).grow(group, history, depth)
 
 
-def build(game: Game, table: np.ndarray | None, options: Options, progress=None) -> Nodes:
+def build(game: Game, table: np.ndarray | None, options: GreedyOptions, progress=None) -> Nodes:
     """Return the complete tree of `game`; root children are built in parallel (joblib)."""
     builder = Builder(game, table, options)
     candidates = np.arange(game.n_targets, dtype=np.int64)
@@ -192,7 +192,7 @@ def max_guesses(nodes: Nodes) -> int:
     return max(nodes.depth) + 1
 
 
-def build_tree(game: Game, table: np.ndarray | None, options: Options, folder=None, force=False,
+def build_greedy_tree(game: Game, table: np.ndarray | None, options: GreedyOptions, folder=None, force=False,
                progress=None) -> tuple[bool, float]:
     """Build and write a game's tree artifact unless up to date; return (built, seconds)."""
     if not force and artifacts.is_current(artifacts.TREE, game, folder, strategy=options.describe()):

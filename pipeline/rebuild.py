@@ -1,0 +1,96 @@
+"""`make tables`: rebuild every stale table and tree with a progress display, then the manifest."""
+from __future__ import annotations
+
+import time
+
+from pipeline.builders.exact_tree import build_exact_tree
+from pipeline.builders.feedback_tables import build_table, load_table, table_games
+from pipeline.builders.greedy_tree import build_greedy_tree
+from pipeline.builders.pooled_tree import build_pooled_tree
+from pipeline.cleanup import remove_stale_build_temporaries
+from pipeline.cluster import open_backend
+from pipeline.plans import EXACT_PLANS, POOLED_PLANS, table_of, tree_options
+from solver.core import artifacts
+from solver.core.game import Game
+from solver.core.progress import make_progress, stderr_console
+from solver.core.registry import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
+from solver.core.search.live import ExactLive
+from solver.games.wordlists import check_length
+
+
+def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False, sizes: list[int] | None = None,
+              backend: str = "local", scheduler: str | None = None) -> None:
+    """Build the tables and trees of `names` (default: every game) that are missing or stale; with
+    `sizes`, those of Wordle with words of these lengths instead (built on request only).
+
+    `backend` "dask" sends the trees' tasks to the Dask scheduler at `scheduler` (None: a LocalCluster
+    of `jobs` workers); "local" keeps the current backend (`pipeline.cluster`, by default local).
+    """
+    if backend != "local" or scheduler is not None:
+        with open_backend(backend, scheduler, jobs) as where:
+            return build_all(names, where.jobs_for(jobs), force, sizes)
+    for name in names or []:
+        if name not in VARIANTS:
+            raise UnknownGameError(f"unknown game {name!r}: choose from {', '.join(VARIANTS)}")
+    if sizes:
+        if names and names != ["wordle"]:
+            raise UsageError("--size applies to wordle only")
+        for size in sizes:
+            check_length(size)
+        variants = [pair for size in sizes for pair in size_variants(size)]
+        tables = [get_game(*table_of(*pair)) for pair in variants if pair[1].startswith("normal")]
+    else:
+        variants = [(name, variant) for name, variant in all_variants() if not names or name in names]
+        tables = table_games(names)
+    remove_stale_build_temporaries()  # what a killed build left in artifacts/ (pipeline.cleanup)
+    with make_progress() as progress:
+        for game in tables:
+            task = progress.add_task(f"table {game.key}", total=game.n_guesses)
+            result = build_table(game, force=force, on_rows=lambda n, t=task: progress.advance(t, n))
+            status = f"built in {result.seconds:.1f} s" if result.built else "up to date"
+            progress.update(task, completed=game.n_guesses, description=f"table {game.key}: {status}")
+        for name, variant in variants:
+            game = get_game(name, variant)
+            task = progress.add_task(f"tree {game.key}", total=None)
+
+            def advance(step, total, task=task):
+                if total is not None:
+                    progress.update(task, total=total)
+                progress.advance(task, step)
+
+            pooled = POOLED_PLANS.get((name, variant))
+            if pooled is not None:
+                built, seconds = build_pooled_tree(game, pooled, jobs, force=force, progress=advance)
+                status = f"built in {seconds:.1f} s" if built else "up to date"
+                progress.update(task, total=1, completed=1, description=f"tree {game.key}: {status}")
+                continue
+            table_key = table_of(name, variant)
+            plan = EXACT_PLANS.get((name, variant))
+            if plan is not None:
+                if not force and artifacts.is_current(artifacts.TREE, game, strategy=plan.describe()):
+                    progress.update(task, total=1, completed=1, description=f"tree {game.key}: up to date")
+                    continue
+                _, seconds = build_exact_tree(game, load_table(get_game(*table_key)), plan, jobs, force=True,
+                                              progress=advance)
+                progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
+                continue
+            options = tree_options(name, variant, jobs)
+            if not force and artifacts.is_current(artifacts.TREE, game, strategy=options.describe()):
+                progress.update(task, total=1, completed=1, description=f"tree {game.key}: up to date")
+                continue
+            table = load_table(get_game(*table_key)) if table_key else None
+            built, seconds = build_greedy_tree(game, table, options, force=True, progress=advance)
+            del table
+            progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
+    path = artifacts.write_manifest()
+    stderr_console().print(f"manifest: {path}")
+    warm_live_search([get_game(name, variant) for name, variant in variants])
+
+
+def warm_live_search(games: list[Game]) -> None:
+    """Load the live search's kernels of each game once (compiling them into Numba's cache the first
+    time, about 20 s a game), so that the first live request of a player's process does not wait."""
+    began = time.perf_counter()
+    for game in games:
+        ExactLive(game).warm()
+    stderr_console().print(f"live search kernels: ready in {time.perf_counter() - began:.1f} s")
