@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from solver.analysis.notation import select_game
 from solver.analysis.walk import play, start_state, walk
+from solver.analysis import playout
 from solver.cli import replay
 from solver.cli.main import app
 from solver.core.runtime import get_solver
@@ -86,10 +87,10 @@ def test_bench_caps_the_hardest_list_of_cards_and_writes_cards_as_typed():
 def test_run_result_matches_the_replay_on_cards_n1_and_a_sample():
     game = get_game("cards", "n1")
     guesses = replayed(game)
-    result = replay.run(game)
+    result = playout.run(game)
     assert result.std == pytest.approx(population_std(guesses.values()), rel=1e-12)
     assert list(result.hardest) == hardest_of(game, guesses)
-    sampled = replay.run(get_game("mastermind"), sample=60, seed=3)
+    sampled = playout.run(get_game("mastermind"), sample=60, seed=3)
     mastermind = get_game("mastermind")
     sample_rows = [mastermind.index_of(label) for label in sampled.hardest]
     sample_guesses = replayed(mastermind, sample_rows)
@@ -119,7 +120,7 @@ def test_guesses_per_target_of_a_walk_is_the_replay(mastermind_replay):
 
 
 def test_std_of_one_target_is_zero_and_bad_hardest_is_refused():
-    result = replay.Result(get_game("mastermind"), {4: 1}, 0.0, "test", ("1234",))
+    result = playout.Result(get_game("mastermind"), {4: 1}, 0.0, "test", ("1234",))
     assert result.std == 0.0
     with pytest.raises(ValueError, match="--hardest"):
         replay.histogram(result, -1)

@@ -471,13 +471,13 @@ def test_end_of_input_ends_the_prompt_line_first():
 
 
 def test_long_commands_report_progress_as_targets_finish():
-    from solver.cli import replay
+    from solver.analysis import playout
 
     seen: list[int] = []
-    result = replay.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)
+    result = playout.run(get_game("mastermind"), sample=300, seed=1, on_solved=seen.append)
     assert sum(seen) == result.targets == 300
     done: list[int] = []
-    ranked = replay.openers(get_game("mastermind"), 2, on_done=done.append)
+    ranked = playout.openers(get_game("mastermind"), 2, on_done=done.append)
     assert len(done) == len(ranked) >= 2
     assert "\x1b[" not in invoke("bench", "mastermind", "--sample", "50").output  # no bar off a terminal
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from solver.analysis.scores import hint, report
 from solver.cli.main import app
 from solver.cli.proof import ProofDisplay
-from solver.core import exact
+from solver.core.search import live as live_search
 from solver.core.runtime import Solver, State, get_solver
 from solver.core.search.live import ExactLive
 from solver.core.registry import get_game
@@ -160,7 +160,7 @@ def test_the_hint_ranks_by_guesses_to_go_with_the_solvers_guess_first_among_equa
 
 
 def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears(monkeypatch):
-    monkeypatch.setattr(exact, "ROUND_SECONDS", 0.02)  # reports every 20 ms: several in this proof
+    monkeypatch.setattr(live_search, "ROUND_SECONDS", 0.02)  # reports every 20 ms: several in this proof
     game = wordle.game()
     live = ExactLive(game)
     seen = []

@@ -16,6 +16,7 @@ import typer
 
 from pipeline.cluster import check_options, open_backend
 from solver.analysis import boards as several
+from solver.analysis import playout
 from solver.analysis.notation import (
     answer_variant,
     can_show_symbols,
@@ -31,7 +32,7 @@ from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
 from solver.analysis.walk import play as play_out
 from solver.analysis.walk import verdict
-from solver.cli import replay as benchmark
+from solver.cli import replay
 from solver.cli import openers as exact_openers
 from solver.cli import review as reviews
 from solver.cli import serve as web
@@ -261,16 +262,16 @@ def bench(
     """
     with domain_errors():
         if plot is not None:
-            benchmark.check_plot(plot)  # a bad --plot fails before the benchmark, not after
+            replay.check_plot(plot)  # a bad --plot fails before the benchmark, not after
 
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
 
         _live(ctx, chosen, budget, live, prove)
         with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
-            result = benchmark.run(chosen, sample, seed, on_solved=advance)
-        _say(benchmark.histogram(result, hardest))
+            result = playout.run(chosen, sample, seed, on_solved=advance)
+        _say(replay.histogram(result, hardest))
         if plot is not None:
-            benchmark.plot(result, plot)
+            replay.plot(result, plot)
             typer.echo(f"wrote {plot}")
 
 
@@ -337,10 +338,10 @@ def openers(
             return
         top = top or 5
         if not exact:
-            total = len(benchmark.opener_rows(chosen, rows)) if rows is not None else None
+            total = len(playout.opener_rows(chosen, rows)) if rows is not None else None
             with terminal_progress("openers", total) as advance:
-                ranked = benchmark.openers(chosen, top, rows, on_done=advance)
-            _say(benchmark.openers_table(ranked))
+                ranked = playout.openers(chosen, top, rows, on_done=advance)
+            _say(replay.openers_table(ranked))
             _say(exact_openers.ranked_lines(chosen, rows or []))
             return
         progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \
