@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -174,7 +173,6 @@ def _history_text(game: Game, history) -> str:
 
 
 LIVE_MODES = ("exact", "greedy")
-QUICK_SHARE = 0.2  # of the budget's work: a state below one searched before is tried in the memo first
 
 
 class Solver:
@@ -200,7 +198,10 @@ class Solver:
         self.game = game
         self.budget = budget  # seconds of work a live guess may take (math.inf: no limit, and exact means proven)
         self.live = live  # "exact": greedy, then the exact search, each with the budget's work; "greedy"
-        self.exact_live = ExactLive(game, memo)  # `memo`: proven state values kept (LRU)
+        self.exact_live = ExactLive(game, memo)  # `memo`: state choices kept (LRU)
+        # off-tree choices by state (`choose_off_tree`): faster answers, never different ones
+        self._choices: LRUCache = LRUCache(maxsize=max(memo, 1))
+        self._choices_lock = threading.Lock()
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
@@ -310,31 +311,29 @@ class Solver:
                                                                          ExactChoice | None]:
         """Return (the greedy choice, the exact search's choice) of an off-tree state with these
         candidate positions after `history`, within the budget; the guess is the exact one when
-        there is one. A state proven before in this process, or proven at once from the memo of a
-        state above it, skips the greedy rule (None). Each stage does the work of the budget (the
-        same for a state on every machine); the wall clock, SAFETY_FACTOR times the budget for the
-        whole choice, is a safety net."""
-        exact_live = self.exact_live if self.live == "exact" else None
-        known = exact_live and exact_live.known(positions, history)
-        quick = 0.0  # seconds of the safety net spent trying the memo first
-        if known is None and exact_live and exact_live.fits(positions) and exact_live.covered(positions):
-            # below a state searched before (the next guess, or a play-out): its memo usually
-            # proves this one at once, so the greedy pass would be wasted
-            began = time.perf_counter()
-            known = exact_live.choose(positions, history, QUICK_SHARE * self.budget, prove_only=True)
-            known = known if known is not None and known.exact else None
-            quick = time.perf_counter() - began
-        if known is not None:
-            return None, known
+        there is one. Each stage does the work of the budget from scratch, so the pair is a function
+        of the state and the budget, the same in any order of calls, in any process and under any
+        load; a pair is kept (LRU) only to answer sooner. The wall clock, `strategy.safety_seconds(budget)`
+        for the whole choice, is a safety net: a pair it cut short is not kept."""
+        key = self.exact_live.state_key(positions, history) + (self.live, self.budget)
+        with self._choices_lock:
+            kept = self._choices.get(key)  # marks it the most recently used
+        if kept is not None:
+            return kept
         choice = strategy.choose_live(self.game, positions, history, self.budget)
         if not choice.complete:
             log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s%s)", self.game.title,
                      _history_text(self.game, history), choice.scored, choice.pool, self.budget,
                      ", stopped by the clock: it may differ between runs" if choice.clocked else "")
-        if self.live != "exact":
-            return choice, None
-        left = max(strategy.SAFETY_FACTOR * self.budget - quick - choice.seconds, 0.0)  # the safety net's
-        return choice, self.exact_live.choose(positions, history, self.budget, seconds=left)
+        exact, cut = None, choice.clocked
+        if self.live == "exact":
+            left = max(strategy.safety_seconds(self.budget) - choice.seconds, 0.0)  # the safety net's
+            exact, clocked = self.exact_live.choose_checked(positions, history, self.budget, seconds=left)
+            cut = cut or clocked
+        if not cut and self.exact_live.memo:
+            with self._choices_lock:
+                self._choices[key] = (choice, exact)
+        return choice, exact
 
     def _warn_whole_game_live(self) -> None:
         """Log a WARNING, once per process and variant, that a built-in variant has no tree file."""

@@ -10,7 +10,7 @@ in chunks, most promising first (see `live_pool`), at most LIVE_PAIRS (guess, ca
 second of the budget, and plays the best guess scored. It scores one guess per symmetry class where
 the game knows its symmetries (the same guess as scoring them all), and a fixed-seed sample of the
 pool where the pool is huge (cards n=4). So its choice depends on the state and the budget only, not
-on the machine's speed or load: the wall clock stops it only at SAFETY_FACTOR times the budget, a
+on the machine's speed or load: the wall clock stops it only at `safety_seconds(budget)`, a
 safety net for a machine far slower or busier than usual (then the choice is timing's: logged).
 """
 from __future__ import annotations
@@ -30,7 +30,17 @@ LIVE_BUDGET = 1.0  # seconds: a live choice's budget, which sizes its work (LIVE
 # (guess, candidate) pairs scored per second of budget: the greedy rule's work, the same on every machine
 # (about 0.2 s of the card rule's kernel on two cores, 0.07 s of Wordle's)
 LIVE_PAIRS = 10_000_000
-SAFETY_FACTOR = 3.0  # the wall clock stops a live choice only at this many times its budget (a safety net)
+# the wall clock stops a live choice only at this many times its budget: a safety net for a machine far
+# slower or busier than this one (whose work per budget second takes at most about 0.65 s), never the
+# normal way a choice ends (a choice it cut short is logged, and not kept)
+SAFETY_FACTOR = 10.0
+SAFETY_MIN_SECONDS = 2.0  # ... and never sooner than this: a tiny budget's work may wait on a busy machine
+
+
+def safety_seconds(budget: float) -> float:
+    """Return the wall-clock seconds after which a live choice of `budget` seconds of work is stopped
+    (the safety net: SAFETY_FACTOR times the budget, at least SAFETY_MIN_SECONDS; math.inf stays)."""
+    return max(SAFETY_FACTOR * budget, SAFETY_MIN_SECONDS) if budget > 0 else 0.0
 SCORING_SHARE = 0.9  # of the safety net's time, for scoring; the rest absorbs a slow chunk and building the pool
 HUGE_POOL = 100_000  # guesses: games with more are scored on a sample (only cards n=4: 270725 hands)
 SAMPLE_SIZE = 1000  # most guesses sampled from a huge pool (as the cards n=4 tree's pool_sample)
@@ -153,7 +163,7 @@ def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = 
     of `live_pool` (LIVE_PAIRS pairs per second), scored in chunks by the Numba kernel, so that the
     choice is the same on every machine and under any load. The wall clock of `clock` is a safety
     net only: a chunk is started only if it is expected to end within SCORING_SHARE of
-    SAFETY_FACTOR times the budget (else `clocked`). The guess is the greedy rule's over the guesses
+    `safety_seconds(budget)` (else `clocked`). The guess is the greedy rule's over the guesses
     scored (ties to the lowest row, as in `choose`); the first candidate if none was. One-time costs
     are left out of the clock: compiling the kernel, and building the game's symmetry group for the
     pool (0.35 s for cards n=4); the pool itself takes milliseconds.
@@ -168,7 +178,7 @@ def choose_live(game: Game, candidates: np.ndarray, history=(), budget: float = 
     limit = work_guesses(int(pool.size), int(targets.size), budget)
     scoring.partition_scores(game, pool[:1], targets[:1])  # compiles or loads the kernel
     start = clock()
-    deadline = start + SCORING_SHARE * SAFETY_FACTOR * budget
+    deadline = start + SCORING_SHARE * safety_seconds(budget)
     sum_sq = np.empty(pool.size, dtype=np.int64)
     scored, size, per_guess, clocked = 0, max(MIN_CHUNK, FIRST_CHUNK_PAIRS // targets.size), 0.0, False
     while scored < limit:

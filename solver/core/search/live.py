@@ -11,16 +11,18 @@ already chosen (`solver.core.runtime.Solver.guess_row`). The search runs in two 
    the game's guess limit, and its guess an optimal one (`exact=True`), which replaces top-k's.
 
 The work is SEARCH_PAIRS (guess, target) pairs scored per second of the budget, the same on every
-machine: a live choice depends on the state (and the memo of the searches before it in the process),
-not on the machine's speed or load. The wall clock is a safety net only (`strategy.SAFETY_FACTOR`
-times the budget), for a machine far slower or busier than usual; a search it stops is logged.
+machine, and every search starts from an empty memo: a live choice is a function of the state (its
+candidates, the guesses left, in hard mode the history) and the budget, whatever was asked before in
+the process and whatever the machine's speed or load. The wall clock is a safety net only
+(`strategy.safety_seconds`: ten times the budget, at least 2 s), for a machine far slower or busier than usual; a search
+it stops is logged and its outcome is not kept.
 
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
-(codes[all guesses, candidates], a kernel call), stopped when its work is done or at the safety net
-(`search_within`); what it proved stays in its memo, and the searchers of recent states are kept (LRU,
-SEARCHERS), so the next guesses of a game that left the tree are found in the memo of the subtree just
-searched. Values are memoised per state (LRU, VALUES entries). Ratings (`rate`, `guess_totals`)
-share their budget out by the wall clock.
+(codes[all guesses, candidates], a kernel call), its memo emptied before each search. The sub-games
+of recent states are kept (LRU, SEARCHERS) so that asking again saves the table; choices are kept per
+state and budget (LRU, VALUES entries): a kept choice is the one a new search would make, only sooner.
+Ratings (`rate`, `guess_totals`) share their budget's work out equally among the guesses asked, each
+searched from an empty memo, so a guess's rating does not depend on the others asked with it.
 """
 from __future__ import annotations
 
@@ -131,6 +133,16 @@ class _SubGame:
                 mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
         return self._top
 
+    def empty_memos(self) -> None:
+        """Empty the memo of both searchers: a search then depends on its own input only."""
+        from solver.core.search.searcher import MEMO_FIELDS, new_memo  # defers Numba to the live path
+
+        blank = new_memo(1)
+        for searcher in (self.prove, self._top):
+            if searcher is not None:
+                for name in MEMO_FIELDS:
+                    getattr(searcher.ws, name)[...] = blank[name]
+
     def local(self, positions: np.ndarray) -> np.ndarray | None:
         """Return `positions` as indices into this sub-game's targets, or None unless all are in it."""
         at = np.searchsorted(self.positions, positions)
@@ -208,17 +220,11 @@ class ExactLive:
             return 3 <= positions.size and self.game.n_guesses * positions.size <= RATE_TABLE
         return 3 <= positions.size <= MAX_CANDIDATES and self.game.n_guesses * positions.size <= MAX_TABLE
 
-    def covered(self, positions: np.ndarray) -> bool:
-        """Return whether a kept sub-game holds these candidates (its memo likely proves them at once)."""
-        with _SUBGAMES_LOCK:
-            return any(key[0] == self._token and sub.positions.size >= positions.size and
-                       sub.local(positions) is not None for key, sub in _SUBGAMES.items())
-
-    def known(self, positions: np.ndarray, history) -> ExactChoice | None:
-        """Return the memoised choice of this state, or None."""
+    def known(self, positions: np.ndarray, history, budget: float = 1.0, prove_only: bool = False) -> ExactChoice | None:
+        """Return the kept choice of this state and budget (what `choose` answers), or None."""
         with self._lock:
-            found = self._values.get(self._key(positions, history))
-        return found
+            found = self._values.get(self._key(positions, history) + (float(budget), prove_only))
+        return None if found is _NO_CHOICE else found
 
     def choose(self, positions: np.ndarray, history=(), budget: float = 1.0,
                clock=time.perf_counter, prove_only: bool = False, seconds: float | None = None) -> ExactChoice | None:
@@ -227,18 +233,25 @@ class ExactLive:
         second; math.inf: until proven); None if neither stage finished, the state is too large
         (`fits`), or no tree finishes it in the guesses left. The top-k search runs first (TOP_SHARE
         of the work; not with `prove_only`), then the proof on the rest; a finished proof replaces
-        top-k's answer. `seconds` of `clock` (default SAFETY_FACTOR times the budget) is the safety net."""
+        top-k's answer. Each search starts from an empty memo, so the answer is a function of the state
+        and the budget. `seconds` of `clock` (default `strategy.safety_seconds(budget)`) is the safety
+        net: an answer it cut short is not kept."""
+        return self.choose_checked(positions, history, budget, clock, prove_only, seconds)[0]
+
+    def choose_checked(self, positions: np.ndarray, history=(), budget: float = 1.0, clock=time.perf_counter,
+                       prove_only: bool = False, seconds: float | None = None) -> tuple[ExactChoice | None, bool]:
+        """Return (`choose`'s answer, whether the safety net's clock cut a search short)."""
         r = self.depth - len(history)
         if r < 1 or budget <= 0 or not self.fits(positions):
-            return None
-        key = self._key(positions, history)
+            return None, False
+        key = self._key(positions, history) + (float(budget), prove_only)
         start = clock()
-        deadline = start + (strategy.SAFETY_FACTOR * budget if seconds is None else seconds)
+        deadline = start + (strategy.safety_seconds(budget) if seconds is None else seconds)
         work = SEARCH_PAIRS * budget
         with self._lock:
             found = self._values.get(key)  # marks it the most recently used
             if found is not None:
-                return found
+                return (None if found is _NO_CHOICE else found), False
             sub = self._subgame(positions)
             start += sub.load_seconds
             deadline += sub.load_seconds
@@ -247,26 +260,28 @@ class ExactLive:
             stages = [(sub.prove, True, work if prove_only else (1 - TOP_SHARE) * work)]
             if math.isfinite(budget) and not prove_only:  # top-k first: quick, the answer if no proof ends
                 stages.insert(0, (sub.top, False, TOP_SHARE * work))
-            result = None
+            result, cut = None, False
             for searcher, proven, pairs in stages:
+                sub.empty_memos()
                 guesses, ghash = searcher.allowed_after(history)
                 if math.isinf(pairs):  # until proven (or Ctrl-C), with the progress display
                     found = run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, on_round=self.progress)
                 else:
                     found, clocked = search_within(searcher, local, r, guesses, ghash, pairs, deadline, clock)
                     if clocked:
+                        cut = True
                         log.info("%s: the live search of %d candidates was stopped by the clock (the safety net, "
                                  "%.3g s), not its work: this guess may differ between runs", self.game.title,
                                  positions.size, deadline - start)
                 if found is not None and found[1] >= 0 and found[0] < sub.unfinishable:
                     result = found, proven
-            if result is None:
-                return None
-            (value, guess), proven = result
-            choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
-            if proven and self.memo:  # a top-k value may still be improved by a later proof with more time
-                self._values[key] = choice
-            return choice
+            choice = None
+            if result is not None:
+                (value, guess), proven = result
+                choice = ExactChoice(int(guess), int(value), int(positions.size), proven, clock() - start)
+            if not cut and self.memo:
+                self._values[key] = _NO_CHOICE if choice is None else choice
+            return choice, cut
 
     def guess_totals(self, positions: np.ndarray, history, rows, budget: float = 1.0,
                      clock=time.perf_counter) -> dict[int, int]:
@@ -280,49 +295,75 @@ class ExactLive:
     def rate(self, positions: np.ndarray, history, rows, budget: float = 1.0, clock=time.perf_counter,
              approximate: bool = True, worst: bool = True, large: bool = False) -> dict[int, GuessRating]:
         """Return {guess row: GuessRating} of the `rows` played now in the state of these candidates
-        after `history`, within `budget` seconds in all: first the proofs (RATE_PROVE of the budget,
-        shared out in the order given), then, with `approximate`, the top-k totals of the rows not
-        proven (upper bounds), then, with `worst`, the fewest guesses each total needs (the worst case
-        of the shallowest such strategy). Rows missing from the answer got no value in time (or cannot
-        finish in the guesses left). `large`: take states up to RATE_TABLE entries (an explicit request)."""
+        after `history`, within the work of `budget` seconds in all (SEARCH_PAIRS pairs a second): first
+        the proofs (RATE_PROVE of the work, shared equally among the rows), then, with `approximate`,
+        the top-k totals of the rows not proven (upper bounds; RATE_TOP), then, with `worst`, the fewest
+        guesses each total needs (the worst case of the shallowest such strategy; the rest of the
+        work). Each row is searched from an empty memo: its rating is a function of the state, the row,
+        the rows asked and the budget. Rows missing from the answer got no value within their work (or
+        cannot finish in the guesses left). `large`: take states up to RATE_TABLE entries (an explicit
+        request)."""
         r = self.depth - len(history)
         if r < 1 or budget <= 0 or not self.fits(positions, large):
             return {}
         start = clock()
+        deadline = start + strategy.safety_seconds(budget)  # the safety net only
         out: dict[int, GuessRating] = {}
         rows = [int(row) for row in dict.fromkeys(rows)]
+        if not rows:
+            return out
+        work = SEARCH_PAIRS * budget
         with self._lock:
             sub = self._subgame(positions)
-            start += sub.load_seconds
+            deadline += sub.load_seconds
             sub.load_seconds = 0.0
             local = sub.local(positions)
-            stages = [(sub.prove, True, start + (RATE_PROVE * budget if approximate else budget))]
+            stages = [(sub.prove, True, RATE_PROVE * work if approximate else work)]
             if approximate and math.isfinite(budget):
-                stages.append((sub.top, False, start + (RATE_PROVE + RATE_TOP) * budget))
-            for searcher, proven, until in stages:
+                stages.append((sub.top, False, RATE_TOP * work))
+            for searcher, proven, pairs in stages:
                 guesses, ghash = searcher.allowed_after(history)
                 todo = [row for row in rows if row not in out]
-                for i, row in enumerate(todo):
-                    left = until - clock()
-                    if left <= 0:
-                        break
-                    until_row = clock() + left / (len(todo) - i)
-                    found = run_bounded(searcher, local, r, guesses, ghash, until_row, clock, row,
-                                        None if math.isfinite(until_row) else self.progress)
+                for row in todo:  # an equal share of the stage's work each, from an empty memo
+                    found = self._rated(sub, searcher, local, r, guesses, ghash, row, pairs / len(todo), deadline,
+                                        clock)
                     if found is not None and found[0] < sub.unfinishable:
                         out[row] = GuessRating(row, int(found[0]), r, int(positions.size), proven)
-            if worst:
+            if worst and out:
+                left = (1 - RATE_PROVE - RATE_TOP) * work if approximate else 0.0
                 for row, rating in list(out.items()):
                     searcher = sub.prove if rating.exact else sub.top
                     guesses, ghash = searcher.allowed_after(history)
-                    depth = rating.worst
-                    while depth > 1 and clock() < start + budget:
-                        found = run_bounded(searcher, local, depth - 1, guesses, ghash, start + budget, clock, row)
+                    depth, share = rating.worst, left / len(out)
+                    while depth > 1 and share > 0:
+                        found = self._rated(sub, searcher, local, depth - 1, guesses, ghash, row, share, deadline,
+                                            clock)
                         if found is None or found[0] != rating.total:
                             break
                         depth -= 1
                     out[row] = replace(rating, worst=depth)
         return {row: out[row] for row in rows if row in out}
+
+    def _rated(self, sub: _SubGame, searcher, local, r: int, guesses, ghash: int, row: int, work: float,
+               deadline: float, clock) -> tuple[int, int] | None:
+        """Return (value, row) of guess `row` played first, from an empty memo within `work` pairs (math.inf:
+        until proven, with the progress display), or None if it did not end."""
+        sub.empty_memos()
+        if math.isinf(work):
+            return run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, row, self.progress)
+        if clock() >= deadline:
+            return None
+        found, clocked = searcher.value_within(local, r, work, deadline, guesses, ghash, forced=row, clock=clock,
+                                               every=ROUND_SECONDS)
+        if clocked:
+            log.info("%s: a rating of %d candidates was stopped by the clock (the safety net), not its work",
+                     self.game.title, local.size)
+        return found
+
+    def state_key(self, positions: np.ndarray, history) -> tuple:
+        """Return what a state's choice depends on: its candidates, the guesses left and, in hard mode,
+        the history (which guesses it allows)."""
+        return self._key(positions, history)
 
     def _key(self, positions: np.ndarray, history) -> tuple:
         # normal mode: the value depends on the candidates and the guesses left; hard mode also on
@@ -331,20 +372,19 @@ class ExactLive:
         return positions.tobytes(), len(history), hard
 
     def _subgame(self, positions: np.ndarray) -> _SubGame:
-        """Return the smallest kept sub-game of this game holding every candidate, else a new one of
-        exactly these (the SEARCHERS most recent of all games are kept)."""
+        """Return the kept sub-game of exactly these candidates, else a new one (the SEARCHERS most
+        recent of all games are kept: they save the table, never change an answer)."""
+        key = (self._token, positions.tobytes())
         with _SUBGAMES_LOCK:
-            mine = [(key, sub) for key, sub in _SUBGAMES.items() if key[0] == self._token and
-                    sub.positions.size >= positions.size and sub.local(positions) is not None]
-            if mine:
-                key, sub = min(mine, key=lambda item: item[1].positions.size)
-                return _SUBGAMES[key]  # marks it the most recently used
-        sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
-        with _SUBGAMES_LOCK:
-            _SUBGAMES[(self._token, positions.tobytes())] = sub
+            sub = _SUBGAMES.get(key)  # marks it the most recently used
+        if sub is None:
+            sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
+            with _SUBGAMES_LOCK:
+                _SUBGAMES[key] = sub
         return sub
 
 
+_NO_CHOICE = object()  # kept for a state whose search found no choice within its budget
 # the sub-games of every game, most recently used last: (their ExactLive's token, candidates) -> sub-game
 _SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = LRUCache(maxsize=SEARCHERS)
 _TOKENS = itertools.count()
