@@ -9,14 +9,14 @@ JOBS   ?= 2
 BACKEND   ?= local
 SCHEDULER ?=
 
-.PHONY: install tables test bench clean-tables
+.PHONY: install tables test bench clean-tables docs test-fast
 
 # An editable install: one .pth line puts the checkout itself on the path (every package is the
 # folder of its name, pyproject.toml), and the commands go to $(BIN).
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,plot]'
+	$(BIN)/python -m pip install -q -e '.[test,plot,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -29,9 +29,17 @@ tables: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(JOBS)
 
+## The suite without the tests marked slow (the long replays; `make test` runs them too).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(JOBS) -m "not slow"
+
 ## Throughput and latency benchmarks (not tests).
 bench: $(STAMP)
 	$(BIN)/python -m pipeline.benchmarks
+
+## The documentation site (docs/mkdocs.yml, pages in docs/pages/), built into build/site; fails on any warning.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict -f docs/mkdocs.yml
 
 clean-tables:
 	rm -f artifacts/table-*.parquet

