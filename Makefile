@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 # where `make tables` runs the trees' tasks: local, or dask (SCHEDULER=tcp://HOST:PORT, or empty for a
-# LocalCluster of JOBS workers here); README, "Running on a cluster"
+# LocalCluster of JOBS workers here); docs, "Running on a cluster"
 BACKEND   ?= local
 SCHEDULER ?=
 

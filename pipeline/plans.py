@@ -8,7 +8,7 @@ from pipeline.builders.pooled_tree import PooledPlan
 from solver.core.search.searcher import SearchOptions
 
 # Tree-building options per variant (default: plain greedy). Lookahead widths were chosen by
-# measurement (README, "Trees").
+# measurement (docs, "Trees").
 TREE_OPTIONS: dict[tuple[str, str], GreedyOptions] = {
     ("wordle", "normal"): GreedyOptions(lookahead=30, lookahead_min=300),
     ("wordle", "hard"): GreedyOptions(lookahead=30, lookahead_min=300),
@@ -40,7 +40,7 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # SLATE: no published source is recorded for this opener (the tree is proven optimal for it, not
     # for the game)
     ("wordle", "answers-only"): Plan(SearchOptions(max_guesses=6), opener="SLATE"),
-    # the NYT lists: TARSE is the best opener by Selby's exact values over every opener (the issue's
+    # the NYT lists: TARSE is the best opener by Selby's exact values over every opener (the published
     # reference, alex1770/wordle results_easy_nyt20230701 / results_hard_nyt20230701); the search
     # proves the tree optimal for it and the build checks the total against the published one
     # (the published total's source is written as `game_optimum_source`)
@@ -50,14 +50,14 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
                                  sources={"opener": SELBY_NYT_HARD}),
     # every acceptable word a possible answer: 12972 targets by 12972 guesses is beyond a proof here,
     # so the 30 leading guesses of each node (widened at each root class while none finishes), from
-    # LANTS, the opener of Selby's best published tree for this mode (52896, the issue's reference);
+    # LANTS, the opener of Selby's best published tree for this mode (52896, the published reference);
     # each class's proven lower bound raised for 2 s; a class of at most 400 targets still above it
     # searched again with the 100 leading guesses (measured: 4 classes reach Selby's values so); a class
     # that none of its 30 leading guesses finishes (YRRRG) again from its 12 guesses with the most classes
     ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
                                          bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12,
                                          sources={"opener": SELBY_LANTS}),
-    # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the issue's reference being
+    # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the published reference being
     # Selby's CHOMP tree (60057); from CHOMP, the 5 leading guesses of each node, every level widened
     # (1e10 pairs a class, then 2 levels); the class RRRRR (4841 targets, no hint) solved below BEZIL,
     # the guess his tree plays there (3494th by most classes: most guesses before it cannot finish that
@@ -105,7 +105,7 @@ EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", 
                     for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.builders.pooled_tree`). n4 is too large for a feedback table; its opener is the greedy choice
-# over the 16432 hands up to suit permutations. n3's opener is the best of six measured (README).
+# over the 16432 hands up to suit permutations. n3's opener is the best of six measured (docs, "Trees").
 # Within 6 guesses: the worst case the project's issue asks for.
 POOLED_PLANS: dict[tuple[str, str], PooledPlan] = {
     ("cards", "n3"): PooledPlan(SearchOptions(mode="top-k", k=128, max_guesses=6, order="entropy"),

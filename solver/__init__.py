@@ -6,7 +6,7 @@ The package's face: `from solver import battleship, cards, wordle, mastermind, b
 library's main names (their homes: `solver.core.game`, `solver.core.runtime`,
 `solver.analysis.explain`). Importing this package loads none of them, and no Numba code.
 
-Layers, lowest first (README, "Architecture"): `solver.core`, `solver.games`, `solver.analysis`,
+Layers, lowest first (docs, "Architecture"): `solver.core`, `solver.games`, `solver.analysis`,
 the offline `pipeline`, and the faces `solver.cli`, `solver.web`, `solver.wordle_program`.
 """
 from importlib import import_module

@@ -220,8 +220,10 @@ from solver.core.registry import get_game
 game = get_game("mastermind")
 table, meta = artifacts.read(artifacts.TREE, game)
 extra = {k: meta[k] for k in ("targets", "total_guesses", "max_guesses", "strategy")}
-for _ in range(15):
+for i in range(15):
     artifacts.write(artifacts.TREE, game, table, extra, Path(sys.argv[1]))
+    if i == 0 and len(sys.argv) > 2:
+        Path(sys.argv[2]).touch()  # tells the test this build is under way (one write done, 14 to go)
 """
 
 
@@ -230,8 +232,13 @@ def test_concurrent_and_killed_builds_never_leave_a_broken_artifact(tmp_path):
     from solver.core.registry import get_game
 
     writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)]) for _ in range(2)]
-    victim = subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path)])
-    time.sleep(1.5)
+    under_way = tmp_path.parent / f"{tmp_path.name}-victim-wrote"
+    victim = subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), str(under_way)])
+    deadline = time.monotonic() + 120  # generous: only a victim that never writes fails here
+    while not under_way.exists():
+        assert victim.poll() is None, "the victim ended before its first write"
+        assert time.monotonic() < deadline, "the victim wrote nothing within 120 s"
+        time.sleep(0.05)
     victim.kill()  # killed mid-build: at worst a temporary file is left, never a broken artifact
     assert [w.wait(timeout=120) for w in writers] == [0, 0]
     victim.wait(timeout=30)

@@ -187,3 +187,34 @@ def test_suit_representatives_cover_each_orbit_once():
         orbit = {cards.label([cards.to_card(c[0] + p["CDHS".index(c[1])]) for c in label.split()])
                  for p in permutations("CDHS")}
         assert len(orbit & reps) == 1, label
+
+
+# -- hard mode against the reference rule, on random words and marks ---------------------------
+HARD_LETTERS = "ABC"  # few letters: repeated letters, the rule's hard part, in most words
+
+
+@pytest.fixture(scope="module")
+def small_hard_game():
+    from itertools import product
+
+    words = ["".join(letters) for letters in product(HARD_LETTERS, repeat=5)]
+    return wordle.game(hard=True, answers=words[::7], guesses=words)
+
+
+WORD = st.text(alphabet=HARD_LETTERS, min_size=5, max_size=5)
+# marks as some answer would give them, or any marks at all (both implementations take either)
+ROW = st.one_of(st.tuples(WORD, WORD).map(lambda pair: (pair[1], reference.wordle(*pair))),
+                st.tuples(WORD, st.text(alphabet="GYR", min_size=5, max_size=5)))
+
+
+@given(history=st.lists(ROW, max_size=3), guess=WORD)
+def test_hard_mode_allows_matches_the_reference_rule(history, guess):
+    assert (wordle.hard_mode_allows(history, guess) is None) == reference.wordle_hard_ok(history, guess)
+
+
+@given(history=st.lists(ROW, max_size=3))
+def test_hard_mode_mask_matches_the_reference_rule(small_hard_game, history):
+    game = small_hard_game
+    coded = [(game.index_of(word), game.encode(marks)) for word, marks in history]
+    mask = wordle.hard_mode_mask(game, coded)
+    assert mask.tolist() == [reference.wordle_hard_ok(history, word) for word in game.labels]

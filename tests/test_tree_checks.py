@@ -11,7 +11,6 @@ import pickle
 import shutil
 import subprocess
 import sys
-import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -171,9 +170,7 @@ def test_a_tree_written_by_the_pipeline_passes(good, tmp_path, caplog):
     write_tree(tmp_path, table, meta, lower_bound="5600", proven="none")  # exact-search keys are optional
     solver = Solver(GAME, folder=tmp_path)
     assert solver.tree is not None and solver.tree_error is None and not warnings_of(caplog)
-    start = time.perf_counter()
-    artifacts.validate_tree(table, meta, GAME)
-    assert time.perf_counter() - start < 0.05
+    artifacts.validate_tree(table, meta, GAME)  # raises nothing (its speed is not asserted: `make bench`)
 
 
 def test_truncated_tree_warns_once_and_is_played_live(tmp_path, caplog):

@@ -4,7 +4,8 @@ Wordle with every acceptable word a possible answer (12972 targets) and the othe
 (2354 to 5328 targets) are too many games for the public API in the test budget: each target
 walks the tree's own arrays, the feedback of every guess coming from the naive reference rules
 (`tests/reference.py`), hard mode checked at every guess. A sample of targets is also played through
-`initial_guess`/`next_guess`.
+`initial_guess`/`next_guess`. Each replay must give exactly the total and worst case pinned in
+tests/test_trees.py (`PINNED`); hard-mode legality is the reference rule's (`reference.wordle_hard_ok`).
 """
 from __future__ import annotations
 
@@ -16,27 +17,18 @@ from solver.core.runtime import Tree
 from solver.core.registry import get_game
 from solver.games import wordle
 from tests import reference
+from tests.test_trees import PINNED
 
-# (variant, size): (total guesses at most, worst case at most); the issue's references: Selby's
-# LANTS tree for every word (52896, max 6) and his CHOMP tree in hard mode (60057, max 7); for the other
-# lengths, Wordle's 6 guesses
-LARGE = {
-    ("normal-all-words", 5): (52896, 6),
-    ("hard-all-words", 5): (60057, 7),
-    ("normal4", 4): (None, 6),
-    ("normal6", 6): (None, 6),
-    ("normal7", 7): (None, 6),
-    ("normal8", 8): (None, 6),
-    ("normal9", 9): (None, 6),
-}
+# (variant, word size) of the trees replayed here; their exact totals and worst cases are
+# `PINNED[("wordle", variant)]` (the references they are measured against are noted there)
+LARGE = [("normal-all-words", 5), ("hard-all-words", 5), ("normal4", 4), ("normal6", 6), ("normal7", 7),
+         ("normal8", 8), ("normal9", 9)]
 # games needing the worst case, at most: Selby's CHOMP tree needs 7 guesses for 639 targets
 AT_WORST = {"hard-all-words": 639}
-# hard mode of the other lengths, worst case first: at most the worst cases the build found (the
-# greedy trees before them needed 14, 9, 7, 6 and 5 guesses)
-HARD = {("hard4", 4): 8, ("hard6", 6): 5, ("hard7", 7): 4, ("hard8", 8): 4, ("hard9", 9): 4}
-# no tree keeps within one guess fewer: 7-9 letters by `depth.three_suffice`, 6 by the feasibility search
-LEAST_PROVEN = {"hard6", "hard7", "hard8", "hard9"}
-PROVEN_AT_LEAST = {"hard4": 7}  # where the least is not proven: what is (no tree within 6)
+# hard mode of the other lengths, worst case first: each worst case proven the least (no tree keeps
+# within one guess fewer: 7-9 letters by `depth.three_suffice`, 4 and 6 by the feasibility search;
+# 4 letters needs 7, the greedy trees before these needed 14, 9, 7, 6 and 5 guesses)
+HARD = [("hard4", 4), ("hard6", 6), ("hard7", 7), ("hard8", 8), ("hard9", 9)]
 SAMPLE = 97  # every 97th target also through the public API
 
 
@@ -60,7 +52,7 @@ def replay(game, tree: Tree) -> np.ndarray:
             assert played < 15, f"{target}: not found within {played} guesses"
             marks = reference.wordle(target, guess)
             if game.allowed is not None:
-                assert wordle.hard_mode_allows(history, guess) is None, f"{guess} breaks hard mode after {history}"
+                assert reference.wordle_hard_ok(history, guess), f"{guess} breaks hard mode after {history}"
                 history.append((guess, marks))
             node = tree.child(node, game.encode(marks))
             assert node is not None, f"{target}: the tree has no branch for {guess}={marks}"
@@ -69,11 +61,13 @@ def replay(game, tree: Tree) -> np.ndarray:
 
 
 def replayed(variant: str):
-    """Return (game, metadata, guesses of each target) of a committed tree, its totals checked."""
+    """Return (game, metadata, guesses of each target) of a committed tree, its totals checked: the
+    pinned total and worst case, which its metadata states too."""
     game = _committed(variant)
     tree = Tree(game)
     counts = replay(game, tree)
-    assert counts.sum() == int(tree.metadata["total_guesses"]) and counts.max() == int(tree.metadata["max_guesses"])
+    assert (counts.sum(), counts.max()) == PINNED[("wordle", variant)]
+    assert (int(tree.metadata["total_guesses"]), int(tree.metadata["max_guesses"])) == PINNED[("wordle", variant)]
     return game, tree.metadata, counts
 
 
@@ -90,33 +84,26 @@ def play_sample(game, size: int, limit: int, **choice) -> None:
         assert state.node is not None, f"{target}: left the tree after {played}"
 
 
-@pytest.mark.parametrize("variant, size", list(LARGE))
-def test_large_tree_replay_matches_metadata(variant, size):
+@pytest.mark.parametrize("variant, size", LARGE)
+def test_large_tree_replay_gives_the_pinned_total_and_worst_case(variant, size):
     game, meta, counts = replayed(variant)
-    total, worst = LARGE[(variant, size)]
-    assert counts.max() <= worst
     if variant in AT_WORST:
-        assert (counts == worst).sum() <= AT_WORST[variant]
-    if total is not None:
-        assert counts.sum() <= total
+        assert (counts == counts.max()).sum() <= AT_WORST[variant]
     assert "top" in meta["strategy"] and game.n_targets <= int(meta["lower_bound"]) <= counts.sum()
     # a top-k tree is an upper bound, proven optimal for its first guess only where the bound meets it
     assert meta["proven"] == ("opener" if int(meta["lower_bound"]) == counts.sum() else "none")
 
 
-@pytest.mark.parametrize("variant, size", list(LARGE))
+@pytest.mark.parametrize("variant, size", LARGE)
 def test_large_tree_sample_through_the_public_api(variant, size):
-    play_sample(_committed(variant), size, LARGE[(variant, size)][1], all_words=variant.endswith("-all-words"),
+    play_sample(_committed(variant), size, PINNED[("wordle", variant)][1], all_words=variant.endswith("-all-words"),
                 hard=variant.startswith("hard"))
 
 
-@pytest.mark.parametrize("variant, size", list(HARD))
-def test_hard_trees_of_other_lengths_replay_legally(variant, size):
+@pytest.mark.parametrize("variant, size", HARD)
+def test_hard_trees_of_other_lengths_replay_legally_within_the_proven_least_worst_case(variant, size):
     game, meta, counts = replayed(variant)
-    # the tree keeps to the least worst case its build found; proven the least where the lower bound meets it
-    assert int(meta["worst_case_lower_bound"]) <= counts.max() <= HARD[(variant, size)]
-    if variant in LEAST_PROVEN:
-        assert int(meta["worst_case_lower_bound"]) == counts.max()
-    assert int(meta["worst_case_lower_bound"]) >= PROVEN_AT_LEAST.get(variant, 0)
+    # the tree keeps to the least worst case, proven: no tree keeps within one guess fewer
+    assert int(meta["worst_case_lower_bound"]) == counts.max() == PINNED[("wordle", variant)][1]
     assert "-worstfirst" in meta["strategy"] and game.n_targets <= int(meta["lower_bound"]) <= counts.sum()
-    play_sample(game, size, HARD[(variant, size)], hard=True)
+    play_sample(game, size, PINNED[("wordle", variant)][1], hard=True)

@@ -1,6 +1,5 @@
 """Watched searches (solver.core.search.watch): an interrupt does not wait for a search that cannot stop."""
 import threading
-import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -31,10 +30,10 @@ def test_an_error_stops_the_others_and_a_search_that_cannot_stop_is_left_to_its_
         return 1
 
     pair = [searcher(0), searcher(0)]
-    began = time.monotonic()
     with pytest.raises(ValueError, match="bad class"):
         watch.run_watched(pair, work)
-    assert time.monotonic() - began < watch.STOP_SECONDS + 5
+    # the error came back while the other search still ran: it was not waited for
+    assert not release.is_set() and pair[1].straggler is not None and pair[1].straggler.is_alive()
     assert pair[0].straggler is None and int(pair[0].ws.params[kernel.WORK_LIMIT]) == 0
     assert pair[1].straggler is not None and int(pair[1].ws.params[kernel.WORK_LIMIT]) == 1  # stops at once
     release.set()

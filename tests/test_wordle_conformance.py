@@ -2,8 +2,9 @@
 
 Two suites share one harness:
 
-* ``<repo>/../shared/conformance/wordle``: the specification's 18 cases (skipped, saying why, when
-  that folder is absent);
+* ``<repo>/../shared/conformance/wordle``: the specification's 18 cases (skipped, naming the folder,
+  when it is absent; failed instead when the environment variable CI is `true`:
+  `tests.conftest.shared_folder`);
 * ``tests/data/wordle``: the project's own cases in the same format (see its README.md), plus an
   optional ``NAME.err``: text the single line on standard error must contain.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,9 +29,9 @@ from typing import Callable
 import pytest
 
 from solver.wordle_program.app import run
+from tests.conftest import SHARED, shared_folder
 
-REPO = Path(__file__).resolve().parent.parent
-CONFORMANCE = REPO.parent / "shared" / "conformance" / "wordle"
+CONFORMANCE = SHARED / "conformance" / "wordle"
 OWN = Path(__file__).resolve().parent / "data" / "wordle"
 EXPECTED_CONFORMANCE_CASES = 18
 
@@ -104,22 +106,35 @@ def run_case(folder: Path, data: Path, name: str, tmp_path: Path, runner: Runner
         assert json.loads(scratch.read_text()) == json.loads(after.read_text()), where
 
 
-def _params(folder: Path, why_missing: str) -> list:
-    if not folder.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=why_missing))]
-    return case_names(folder)
+def _conformance_params() -> list:
+    """The conformance cases' names; one placeholder when the folder is missing, whose test then
+    skips or fails (`shared_folder`) instead of the suite vanishing from the run."""
+    if not CONFORMANCE.is_dir():
+        return [pytest.param(None, id="folder-missing")]
+    return case_names(CONFORMANCE)
 
 
-@pytest.mark.parametrize("name", _params(CONFORMANCE, f"conformance suite not found at {CONFORMANCE}"))
-def test_conformance_case(name: str, tmp_path: Path) -> None:
-    run_case(CONFORMANCE, CONFORMANCE / "data", name, tmp_path)
+@pytest.mark.parametrize("name", _conformance_params())
+def test_conformance_case(name: str | None, tmp_path: Path) -> None:
+    folder = shared_folder("conformance", "wordle")
+    run_case(folder, folder / "data", name, tmp_path)
 
 
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance suite not found at {CONFORMANCE}")
 def test_conformance_suite_is_complete() -> None:
-    assert len(case_names(CONFORMANCE)) == EXPECTED_CONFORMANCE_CASES
+    assert len(case_names(shared_folder("conformance", "wordle"))) == EXPECTED_CONFORMANCE_CASES
 
 
 @pytest.mark.parametrize("name", case_names(OWN))
 def test_own_case(name: str, tmp_path: Path) -> None:
     run_case(OWN, OWN / "data", name, tmp_path, run_in_process)
+
+
+@pytest.mark.parametrize("ci, outcome", [("", pytest.skip.Exception), ("false", pytest.skip.Exception),
+                                         ("true", pytest.fail.Exception)])
+def test_a_missing_shared_folder_skips_naming_it_and_fails_in_ci(monkeypatch, tmp_path, ci, outcome):
+    from tests import conftest
+
+    monkeypatch.setattr(conftest, "SHARED", tmp_path / "shared")
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match=re.escape(str(tmp_path / "shared" / "conformance" / "wordle"))):
+        conftest.shared_folder("conformance", "wordle")

@@ -195,18 +195,46 @@ def test_long_arguments_are_quoted_as_excerpts(argv):
     assert len(err.splitlines()) == 1 and len(err) < 300, err[:500]
 
 
+# `python -m solver.wordle_program.app ARGS`, run as `-c APP READY ARGS`: the file READY is created once
+# the state file has been loaded (before the game reads its input)
+_ANNOUNCING_APP = """
+import sys
+from pathlib import Path
+from solver.wordle_program import app
+
+load_state, ready = app.load_state, Path(sys.argv.pop(1))
+
+
+def load_and_tell(path):
+    state = load_state(path)
+    ready.touch()
+    return state
+
+
+app.load_state = load_and_tell
+app.main()
+"""
+
+
 def test_concurrent_runs_writing_one_state_file_lose_no_game(tmp_path):
     """Runs that all read the state file before any game ends (their input comes late) still record
     every game: the file is read again under its lock when a game ends (issue: last writer won)."""
-    state = tmp_path / "same.json"
+    folder, ready = tmp_path / "state", tmp_path / "ready"
+    folder.mkdir()
+    ready.mkdir()
+    state = folder / "same.json"
     words = ["crane", "slate", "trace", "brace", "grace", "place"]
-    runs = [subprocess.Popen([sys.executable, "-m", "solver.wordle_program.app", "-w", word, "-S", str(state)],
+    runs = [subprocess.Popen([sys.executable, "-c", _ANNOUNCING_APP, str(ready / word), "-w", word, "-S", str(state)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for word in words]
-    time.sleep(1.5)  # every run has started and loaded the (still empty) state
+    deadline = time.monotonic() + 120  # generous: only a run that never loads the state fails here
+    while len(list(ready.iterdir())) < len(words):  # every run has loaded the (still empty) state
+        assert all(run.poll() is None for run in runs), [run.communicate() for run in runs if run.poll() is not None]
+        assert time.monotonic() < deadline, f"only {sorted(p.name for p in ready.iterdir())} loaded the state"
+        time.sleep(0.05)
     outs = [run.communicate(f"{word}\n", timeout=60) for run, word in zip(runs, words)]
     assert [run.returncode for run in runs] == [0] * len(words), [err for _, err in outs]
     saved = json.loads(state.read_text())
     assert saved["total_rounds"] == len(words) and len(saved["games"]) == len(words)
     assert sorted(game["answer"] for game in saved["games"]) == sorted(w.upper() for w in words)
-    assert [p.name for p in tmp_path.iterdir()] == ["same.json"]  # no lock or temporary file left
+    assert [p.name for p in folder.iterdir()] == ["same.json"]  # no lock or temporary file left

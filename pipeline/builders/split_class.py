@@ -1,7 +1,7 @@
 """A root class too large for one task, solved below a first guess of its own (top-k plans).
 
 Hard mode with every word a possible answer: below CHOMP the class RRRRR holds 4841 of the 12972
-targets, gives no hint, and no single search of it finished (README, "Trees"). Most of its guesses
+targets, gives no hint, and no single search of it finished (docs, "Trees"). Most of its guesses
 cannot finish it at all within the guesses left: a guess that pins down four letters of a family such
 as -ARES leaves a class in which hard mode lets each later guess rule out one word at most. A
 feasibility search refutes such a guess in milliseconds, where a guess that does finish takes minutes

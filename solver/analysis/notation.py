@@ -37,7 +37,7 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     """Return the game variant chosen on the command line.
 
     `hard`, `answers`, `guesses` (word list files), `every_word` and `size` apply to Wordle only.
-    `every_word` (`--all-words`) makes every acceptable word a possible answer (the assignment's mode);
+    `every_word` (`--all-words`) makes every acceptable word a possible answer (the specification's mode);
     Wordle's "answers-only" variant takes neither hard mode nor word lists, and ignores `every_word`
     (its guesses are the answers, so the answers are its only possible targets). `size` (`--size`,
     4 to 9) is the word length: the built-in lists of that length, or the length of the list files.

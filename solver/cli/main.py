@@ -323,7 +323,7 @@ def openers(
     first, with the cut-off one more than the best exact total so far (the N-th best with --top N):
     results go to artifacts/openers-GAME-VARIANT.parquet as they come, and a run stopped and
     started again skips what is there. `--backend dask` runs the tasks on a Dask cluster
-    (README, "Running on a cluster").
+    (docs, "Running on a cluster").
     """
     with domain_errors():
         exact_openers.check_options(exact, cutoff, every, words, selection, backend, scheduler)
@@ -443,7 +443,7 @@ def tables(
 
     The trees' tasks (root classes, root children) run in --jobs local processes, or with
     `--backend dask` on a Dask cluster (`--scheduler tcp://HOST:PORT`, or a LocalCluster here);
-    the artifacts are the same either way (README, "Running on a cluster").
+    the artifacts are the same either way (docs, "Running on a cluster").
     """
     if where:
         from solver.core import artifacts  # defers pyarrow until an artifact is read or written

@@ -31,7 +31,7 @@ Scheduler = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="tcp://HOST:PORT", show_default=False,
     help="With --backend dask: the address of a running Dask scheduler (dask scheduler; dask worker ADDRESS).")]
 AllWords = Annotated[bool, typer.Option(
-    "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the assignment's "
+    "--all-words", help="Wordle: any of the 12972 acceptable words may be the answer (the specification's "
                         "mode), not only the 2315 answers (the default everywhere).")]
 Size = Annotated[int, typer.Option(
     "--size", metavar="LETTERS", min=4, max=9,

@@ -21,7 +21,7 @@ WEB_MODULES = ("fastapi", "starlette", "pydantic", "uvicorn")  # what the web ex
 
 @dataclass(frozen=True)
 class Limits:
-    """What one `deduce serve` process bounds (README, "The web page"); each may also be given as the
+    """What one `deduce serve` process bounds (docs, "The web page"); each may also be given as the
     environment variable DEDUCE_WEB_<NAME> (`from_env`). None: the web app's own default."""
 
     live_workers: int | None = None  # live computations at once (default: the CPU count)
