@@ -326,13 +326,13 @@ def test_bench_errors(tmp_path):
 
 
 def test_output_paths_are_checked_before_the_work(tmp_path, monkeypatch):
-    import solver.cli.replay
+    import solver.analysis.playout
     import solver.cli.views
 
     def never(*args, **kwargs):
         raise AssertionError("the work ran before the output path was checked")
 
-    monkeypatch.setattr(solver.cli.replay, "run", never)
+    monkeypatch.setattr(solver.analysis.playout, "run", never)
     monkeypatch.setattr(solver.cli.views, "locate", never)
     assert_error(invoke("bench", "cards", "--variant", "n4", "--plot", str(tmp_path / "x.txt")), "'txt'")
     missing = tmp_path / "out" / "h.png"

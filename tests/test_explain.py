@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver.analysis.explain import LIVE, SEARCH, TREE, explain, explain_state
+from solver.analysis.estimate import estimated_to_go
+from solver.analysis.explain import ESTIMATE, LIVE, SEARCH, TREE, explain, explain_state
 from solver.analysis.notation import parse_guess, parse_step
 from solver.analysis.walk import play, replay
 from solver.cli.main import app
@@ -122,11 +123,13 @@ def test_off_the_tree_the_figures_are_the_solvers_play_replayed(name, variant, h
     assert why.worst_guesses == max(needed)
 
 
-def test_above_the_play_out_limit_the_guesses_are_not_known(monkeypatch):
+def test_above_the_play_out_limit_the_guesses_are_estimated(monkeypatch):
     game = get_game("cards", "n1")
     monkeypatch.setattr(get_solver(game), "live", "greedy")
     why = explain(game, [], game.index_of("AS"), play_out_limit=10)
-    assert why.expected_guesses is None and why.worst_guesses is None and why.source is None
+    assert why.source == ESTIMATE and why.worst_guesses is None and not why.proven
+    state = replay(get_solver(game), [])
+    assert why.expected_guesses == pytest.approx(estimated_to_go(state, game.index_of("AS")))
     assert list(why.groups) == sizes(game, game.index_of("AS"), [int(t) for t in game.target_index])
     wordle = get_game("wordle")
     out = hint_output("wordle", "--explain", "CRANE", "-c", "1")

@@ -402,9 +402,11 @@ def reviewed(game, steps) -> dict:
                 "to_go_kind": None if g.player is None else g.player.kind, "best_guess": g.best_guess,
                 "best_to_go": None if g.best is None else pytest.approx(g.best.expected),
                 "best_to_go_kind": None if g.best is None else g.best.kind,
-                "cost": None if g.cost is None else pytest.approx(g.cost), "cost_kind": g.cost_kind}
+                "cost": None if g.cost is None else pytest.approx(g.cost), "cost_kind": g.cost_kind,
+                "skill": None if g.skill is None else pytest.approx(g.skill)}
                for g, (_, code) in zip(result.guesses, steps)]
-    return {"title": game.title, "won": result.won, "guesses": guesses, "cost": pytest.approx(result.cost),
+    return {"title": game.title, "won": result.won, "lost": result.lost, "guesses": guesses,
+            "cost": pytest.approx(result.cost),
             "exact": result.exact, "skill": result.skill, "luck": result.luck,
             "share": result.share(game.max_guesses)}
 

@@ -27,7 +27,7 @@ from solver.core.game import Game
 PLAY_OUT_LIMIT = 1000  # candidates: above this, an off-tree guess is not played out live (seconds)
 # where `Explanation.expected_guesses` comes from: the tree, the solver's play out, the exact search
 # (`proven` says whether it finished), the opener ranking (a lower bound unless `proven`)
-TREE, LIVE, SEARCH, RANKING = "tree", "live", "search", "ranking"
+TREE, LIVE, SEARCH, RANKING, ESTIMATE = "tree", "live", "search", "ranking", "estimate"
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Explanation:
     is_candidate: bool  # the guess may be the answer (its own group of 1 is in `groups`)
     expected_guesses: float | None
     worst_guesses: int | None
-    source: str | None  # TREE, LIVE (played out live), SEARCH, RANKING, or None when the guesses are not known
+    source: str | None  # TREE, LIVE (played out live), SEARCH, RANKING, ESTIMATE (`solver.analysis.estimate`)
     proven: bool = False  # `expected_guesses` is the least possible after this guess (within the guess limit)
     bound: bool = False  # `expected_guesses` is a proven lower bound (the opener ranking), not a value
 
@@ -96,7 +96,8 @@ def explain_state(state: State, guess: int | None = None, play_out_limit: int = 
     is_candidate = bool(np.isin(row, game.target_index[positions]))
     groups = group_sizes(game, row, positions)
     rated = values.rate(state, [row], large=True).get(row)
-    if rated is not None and rated.kind != values.BOUND or rated is not None and positions.size > play_out_limit:
+    # a bound or an estimate gives way to the solver's own play played out, where that is small enough
+    if rated.kind not in (values.BOUND, values.ESTIMATE) or positions.size > play_out_limit:
         return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
                            rated.expected, rated.worst, rated.source, rated.exact, rated.kind == values.BOUND)
     expected = worst = source = None

@@ -14,10 +14,14 @@ the state before it:
   half the share that would have left as many); 50 is an average draw, a win at once counts as
   leaving none.
 
-The game's summary: the total cost in guesses, a skill score (100 x the mean over the guesses of
-best / player's expected guesses to finish: 100 when every guess is optimal) and a luck score (the
-mean luck), both 0-100 over every guess made while more than one candidate was left, the first
-guess included (WordleBot leaves the first out).
+Every guess has both values (`values.rate` falls back to a marked estimate), so every guess is rated.
+A guess's skill is 100 x 2^(-cost / SKILL_HALF_COST): 100 for an optimal guess, 50 for one that loses
+SKILL_HALF_COST guesses (a quarter of a guess), about 6 for one that loses a whole guess. The game's
+summary: the total cost in guesses, a skill score (the mean of the guesses' skill over every guess
+made while more than one candidate was left, the first included, and any guess that missed a
+known answer) and a luck score (the mean luck of the guesses made with a choice left), both 0-100.
+A game has at most the game's guess limit of guesses (`check_guess_limit`); one that ends unsolved
+there is lost, and says so.
 """
 from __future__ import annotations
 
@@ -32,12 +36,26 @@ from solver.analysis.values import ToGo
 from solver.analysis.walk import feedback_codes, replay
 from solver.core.runtime import get_solver
 from solver.core.game import Game
+from solver.core.registry import UsageError
 
 TIE = 1e-9  # expected guesses closer than this are equal
+SKILL_HALF_COST = 0.25  # expected guesses lost that halve a guess's skill
 
 
 class ReviewError(ValueError):
     """A history that cannot be reviewed (empty); bad guesses and feedback raise ValueError too."""
+
+
+class GuessLimitError(UsageError):
+    """More guesses than the game allows: the game was lost before the last of them."""
+
+
+def check_guess_limit(game: Game, guesses: int) -> None:
+    """Raise GuessLimitError when `guesses` is more than the game allows (games without a limit: never)."""
+    limit = game.max_guesses
+    if limit is not None and guesses > limit:
+        raise GuessLimitError(f"{game.title} allows {limit} guesses, got {guesses}: the game is lost after "
+                              f"guess {limit}; review its first {limit}")
 
 
 @dataclass(frozen=True)
@@ -87,18 +105,19 @@ class GuessReview:
             return None
         if self.exact:
             return values.PROVEN
+        if values.ESTIMATE in (getattr(self.player, "kind", None), getattr(self.best, "kind", None)):
+            return values.ESTIMATE
         if self.player is not None and self.player.kind == values.BOUND and self.best is not None and self.best.exact:
             return values.BOUND
         return values.APPROXIMATE
 
     @property
     def skill(self) -> float | None:
-        """Return 100 x best / player's expected guesses to finish (100: optimal), None if not known."""
-        if self.cost == 0.0:
-            return 100.0
+        """Return 100 x 2^(-cost / SKILL_HALF_COST): 100 for an optimal guess, 50 for one losing a quarter
+        of a guess; None if the cost is not known."""
         if self.cost is None:
             return None
-        return 100.0 * self.best.expected / self.player.expected
+        return 100.0 * 2.0 ** (-self.cost / SKILL_HALF_COST)
 
     @property
     def decided(self) -> bool:
@@ -113,6 +132,12 @@ class Review:
     title: str
     guesses: tuple[GuessReview, ...]
     won: bool
+    limit: int | None = None  # the game's guess limit (None: none)
+
+    @property
+    def lost(self) -> bool:
+        """Return True when the game ended unsolved at its guess limit."""
+        return not self.won and self.limit is not None and len(self.guesses) >= self.limit
 
     @property
     def cost(self) -> float:
@@ -127,7 +152,7 @@ class Review:
     @property
     def skill(self) -> int | None:
         """Return the skill score, 0-100: the mean of the guesses' skill (None: none is known)."""
-        scores = [g.skill for g in self.guesses if g.skill is not None and not g.decided]
+        scores = [g.skill for g in self.guesses if g.skill is not None and (not g.decided or g.cost)]
         return round(sum(scores) / len(scores)) if scores else (100 if self.guesses else None)
 
     @property
@@ -139,7 +164,7 @@ class Review:
     def share(self, limit: int | None = None) -> str:
         """Return a one-line summary to share: game, guesses (of `limit`), skill, luck and cost."""
         count = f"{len(self.guesses)}/{limit}" if limit else str(len(self.guesses))
-        result = count if self.won else f"not solved after {count}"
+        result = count if self.won else f"lost after {count}" if self.lost else f"not solved after {count}"
         approx = "" if self.exact else "~"
         parts = [f"{self.title} {result}", f"skill {self.skill}", f"luck {self.luck}" if self.luck is not None else "",
                  f"{approx}{self.cost:.2f} guesses lost"]
@@ -160,6 +185,7 @@ def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = 
     solver's)."""
     if not steps:
         raise ReviewError("nothing to review: give the game's guesses (GUESS=FEEDBACK, or guesses with --answer)")
+    check_guess_limit(game, len(steps))
     solver = get_solver(game)
     final = replay(solver, steps)  # checks the whole history first: one error before any work
     del final
@@ -186,4 +212,4 @@ def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = 
         reviewed.append(GuessReview(number, game.labels[row], show_feedback(game, code), int(positions.size), after,
                                     expected_after, player, game.labels[best_row], best, luck_of(sizes, after)))
     won = steps[-1][1] == game.win_code
-    return Review(game.title, tuple(reviewed), won)
+    return Review(game.title, tuple(reviewed), won, game.max_guesses)

@@ -8,9 +8,10 @@ best source there is:
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
   or a proven lower bound for an opener that was abandoned once it could not beat the best;
 * else the exact live search (`solver.core.search.live.ExactLive.rate`) within the budget: proven, or the
-  total of the top-k strategy it found (an upper bound, "approximate").
+  total of the top-k strategy it found (an upper bound, "approximate");
+* else a quick estimate from the classes the guess leaves (`solver.analysis.estimate`), marked as one.
 
-A guess that none of them rates in time has no `ToGo`. `order_key` ranks guesses by their figures
+So every guess asked about gets a `ToGo`. `order_key` ranks guesses by their figures
 (least expected guesses first; ties to a possible answer, then the more common word).
 """
 from __future__ import annotations
@@ -21,13 +22,15 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.analysis.estimate import estimated_to_go
 from solver.analysis.walk import NodeArrays
 from solver.core.runtime import State
 from solver.core.game import Game
 from solver.games import wordlists
 
 log = logging.getLogger(__name__)
-PROVEN, APPROXIMATE, BOUND = "proven", "approximate", "bound"  # `ToGo.kind`
+PROVEN, APPROXIMATE, BOUND, ESTIMATE = "proven", "approximate", "bound", "estimate"  # `ToGo.kind`
+MARKS = {PROVEN: "", APPROXIMATE: "~", BOUND: ">=", ESTIMATE: "≈"}  # how each kind of value is shown
 
 
 @dataclass(frozen=True)
@@ -37,17 +40,19 @@ class ToGo:
     row: int
     expected: float
     worst: int | None  # the most guesses a candidate needs (this one included), None when not known
-    kind: str  # PROVEN (the least possible), APPROXIMATE (a strategy's: an upper bound), BOUND (at least this)
-    source: str  # "tree", "ranking" (the opener ranking) or "search" (the live exact search)
+    # PROVEN (the least possible), APPROXIMATE (a strategy's: an upper bound), BOUND (at least this),
+    # ESTIMATE (`solver.analysis.estimate`: neither a bound nor a strategy's)
+    kind: str
+    source: str  # "tree", "ranking" (the opener ranking), "search" (the live exact search) or "estimate"
 
     @property
     def exact(self) -> bool:
         return self.kind == PROVEN
 
     def text(self, digits: int = 3) -> str:
-        """Return the value as shown: "3.421" proven, "~3.452" approximate, ">=3.422" a lower bound."""
-        mark = {PROVEN: "", APPROXIMATE: "~", BOUND: ">="}[self.kind]
-        return f"{mark}{self.expected:.{digits}f}"
+        """Return the value as shown: "3.421" proven, "~3.452" approximate, ">=3.422" a lower bound,
+        "≈3.5" an estimate."""
+        return f"{MARKS[self.kind]}{self.expected:.{digits}f}"
 
 
 def _tree_value(state: State, row: int) -> ToGo | None:
@@ -95,10 +100,10 @@ def _small_value(state: State, row: int) -> ToGo:
 
 
 def rate(state: State, rows, budget: float | None = None, large: bool = False) -> dict[int, ToGo]:
-    """Return {guess row: ToGo} for the `rows` (guess rows allowed in `state`) that a source rates:
-    the tree, the opener ranking at the start, else the exact live search within `budget` seconds
-    (default: the solver's; none with the solver's live mode "greedy"). `large`: let the search take
-    states as large as a whole game's start."""
+    """Return {guess row: ToGo} for every one of the `rows` (guess rows allowed in `state`): the tree's,
+    the opener ranking's at the start, else the exact live search's within `budget` seconds (default:
+    the solver's; none with the solver's live mode "greedy"), else the quick estimate. `large`: let the
+    search take states as large as a whole game's start."""
     solver = state.solver
     game = solver.game
     rows = [int(row) for row in dict.fromkeys(rows)]
@@ -126,7 +131,10 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
             if known is not None and not rating.exact and rating.expected <= known.expected:
                 continue  # a bound from the ranking at least as high as a strategy found: keep the bound
             out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, "search")
-    return {row: out[row] for row in rows if row in out}
+    for row in rows:
+        if row not in out:
+            out[row] = ToGo(row, estimated_to_go(state, row), None, ESTIMATE, "estimate")
+    return {row: out[row] for row in rows}
 
 
 def commonness(game: Game) -> np.ndarray:

@@ -4,12 +4,13 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Sequence
 
-from solver.analysis.explain import LIVE, RANKING, SEARCH, TREE, Explanation, explain
+from solver.analysis.explain import ESTIMATE, LIVE, RANKING, SEARCH, TREE, Explanation, explain
 from solver.analysis.notation import parse_guess, plural
 from solver.core.game import Game
 
 GROUPS_SHOWN = 10  # entries of the group list (after runs of one size are joined)
-SOURCES = {TREE: "precomputed tree", LIVE: "the solver's play, computed live", RANKING: "the opener ranking"}
+SOURCES = {TREE: "precomputed tree", LIVE: "the solver's play, computed live", RANKING: "the opener ranking",
+           ESTIMATE: "a quick estimate from the groups it leaves, not a search's value"}
 
 
 def group_list(sizes: Sequence[int], shown: int = GROUPS_SHOWN) -> str:
@@ -37,7 +38,8 @@ def why_lines(why: Explanation) -> list[str]:
         average += (f"at least {why.expected_guesses:.3f} guesses from here, this one included (a proven lower "
                     f"bound: {SOURCES[why.source]})")
     elif why.expected_guesses is not None:
-        average += f"{why.expected_guesses:.3f} guesses from here, this one included ({_source(why)})"
+        about = "about " if why.source == ESTIMATE else ""
+        average += f"{about}{why.expected_guesses:.3f} guesses from here, this one included ({_source(why)})"
     else:
         average += (f"guesses from here not known (off the precomputed tree, and {why.candidates} candidates "
                     "are too many to play out live)")

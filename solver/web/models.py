@@ -38,9 +38,10 @@ Feedback = Annotated[Union[Text, list[StrictInt]], Field(
 FeedbackOut = Annotated[Union[str, list[int]], Field(
     description='Wordle: marks like "GYRRR" (G green, Y yellow, R grey); other games: a list of integers.')]
 
-ToGoKind = Union[Literal["proven", "approximate", "bound"], None]
+ToGoKind = Union[Literal["proven", "approximate", "bound", "estimate"], None]
 TO_GO_KINDS = ("proven: the least possible (exact search or a proven tree); approximate: the best strategy found in "
-               "time (the optimum is at most this); bound: a proven lower bound (the opener ranking).")
+               "time (the optimum is at most this); bound: a proven lower bound (the opener ranking); estimate: a quick "
+               "estimate from the classes the guess leaves, for a guess no search rated in time.")
 
 
 class Step(BaseModel):
@@ -346,8 +347,10 @@ class ReviewedGuess(BaseModel):
                                                  "`to_go` - `best_to_go`, 0 for an optimal guess; null when either is "
                                                  "not known.")
     cost_kind: ToGoKind = Field(description="How far `cost` is known: proven (both values proven); bound (at least "
-                                            "this: `to_go` is a lower bound); approximate (not proven); null when "
-                                            "`cost` is.")
+                                            "this: `to_go` is a lower bound); approximate (not proven); estimate "
+                                            "(one of the values is a quick estimate); null when `cost` is.")
+    skill: Union[float, None] = Field(default=None, description="0-100: 100 x 2^(-cost / 0.25): 100 for an optimal "
+                                                                "guess, 50 for one that loses a quarter of a guess.")
 
 
 class ReviewResponse(BaseModel):
@@ -355,12 +358,13 @@ class ReviewResponse(BaseModel):
 
     title: str = Field(description="The game variant's name to show.")
     won: bool = Field(description="Whether the last guess was the win.")
+    lost: bool = Field(default=False, description="Whether the game ended unsolved at the game's guess limit.")
     guesses: list[ReviewedGuess] = Field(description="One per guess played, in order.")
     cost: float = Field(description="The expected guesses lost in all, over the guesses whose cost is known.")
     exact: bool = Field(description="Whether every guess's cost is proven (else `cost` is approximate).")
-    skill: Union[int, None] = Field(description="0-100: 100 x the best guess's expected guesses to finish over the "
-                                                "player's, averaged over the guesses made with more than one answer "
-                                                "left, the first guess included; 100 when every guess is optimal.")
+    skill: Union[int, None] = Field(description="0-100: the mean of the guesses' `skill` over the guesses made with "
+                                                "more than one answer left (the first included) and any that missed "
+                                                "a known answer; 100 when every guess is optimal.")
     luck: Union[int, None] = Field(description="0-100: the mean luck of the guesses made with more than one answer "
                                                "left (null when there is none).")
     share: str = Field(description="A one-line summary to share: the game, the guesses (of the most allowed), skill, "

@@ -20,6 +20,7 @@ from solver.analysis.daily import EPOCH
 from solver.analysis.daily import daily as daily_of
 from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
+from solver.analysis.review import check_guess_limit
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
 from solver.analysis.walk import NodeArrays, start_state, walk
@@ -457,7 +458,12 @@ def read_review(key: Key, history: Sequence[dict], answer: str | None,
 
 
 def check_review(key: Key, steps: Steps, field: str) -> Steps:
-    """Return the steps of `read_review` checked for the game's rules and consistency."""
+    """Return the steps of `read_review` checked for the game's guess limit, rules and consistency;
+    FieldError naming `field` for more guesses than the game allows."""
+    try:
+        check_guess_limit(game_of(key), len(steps))
+    except ValueError as err:
+        raise FieldError(field, err) from None
     return check_steps(key, steps) if field == "history" else check_answer_steps(key, steps, field)
 
 
@@ -476,8 +482,8 @@ def review(key: Key, steps: Steps) -> dict[str, Any]:
                         "to_go_kind": None if g.player is None else g.player.kind, "best_guess": g.best_guess,
                         "best_to_go": None if g.best is None else g.best.expected,
                         "best_to_go_kind": None if g.best is None else g.best.kind,
-                        "cost": g.cost, "cost_kind": g.cost_kind})
-    return {"title": result.title, "won": result.won, "guesses": guesses, "cost": result.cost, "exact": result.exact,
+                        "cost": g.cost, "cost_kind": g.cost_kind, "skill": g.skill})
+    return {"title": result.title, "won": result.won, "lost": result.lost, "guesses": guesses, "cost": result.cost, "exact": result.exact,
             "skill": result.skill, "luck": result.luck, "share": result.share(game.max_guesses)}
 
 

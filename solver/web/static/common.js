@@ -111,10 +111,13 @@ export function number(value, digits = 3) {
   return Number(value).toFixed(digits);
 }
 
-/** Guesses to go of a ranked guess: plain when proven, "~" approximate, "\u2265" a lower bound, blank unrated. */
+/** How each kind of value is marked: plain when proven, "~" approximate, "\u2265" a lower bound, "\u2248" an estimate. */
+const KIND_MARK = { approximate: "~", bound: "\u2265", estimate: "\u2248" };
+
+/** Guesses to go of a ranked guess, marked by its kind (KIND_MARK); blank unrated. */
 export function toGoText(alt) {
   if (alt.to_go === null || alt.to_go === undefined) return "";
-  const mark = { approximate: "~", bound: "\u2265" }[alt.to_go_kind] ?? "";
+  const mark = KIND_MARK[alt.to_go_kind] ?? "";
   return mark + Number(alt.to_go).toFixed(3);
 }
 
@@ -123,7 +126,7 @@ export function costText(g) {
   if (g.cost === null || g.cost === undefined || !g.cost_kind) return "?";
   if (g.cost === 0 && g.cost_kind === "proven") return "0";
   const digits = g.cost > 0 && g.cost < 0.01 ? 4 : 3;
-  return ({ approximate: "~", bound: "\u2265" }[g.cost_kind] ?? "") + Number(g.cost).toFixed(digits);
+  return (KIND_MARK[g.cost_kind] ?? "") + Number(g.cost).toFixed(digits);
 }
 
 const MARK_STATE = { G: "correct", Y: "present", R: "absent" };
@@ -165,7 +168,8 @@ export function reviewView(data, names = null) {
   const toGo = (value, kind) => (value === null || value === undefined ? "?"
     : toGoText({ to_go: value, to_go_kind: kind }));
   return el("div", { class: "review-body" },
-    el("h3", {}, data.won ? `Review: solved in ${guesses}` : `Review: not solved after ${guesses}`),
+    el("h3", {}, data.won ? `Review: solved in ${guesses}`
+      : data.lost ? `Review: lost, not solved in ${guesses}` : `Review: not solved after ${guesses}`),
     el("div", { class: "table-scroll" },
       el("table", { class: "review-table" },
         el("thead", {}, el("tr", {},
@@ -177,12 +181,15 @@ export function reviewView(data, names = null) {
           el("th", { scope: "col", class: "num", title: "0-100, 50 an average draw; blank when one answer was left" },
             "Luck"),
           el("th", { scope: "col", class: "num", title: "expected guesses to finish with your guess, this one "
-            + "included: plain = proven, ~ = not proven, \u2265 = at least, ? = not rated in time" }, "To go (yours)"),
+            + "included: plain = proven, ~ = a strategy found (at most this), \u2265 = at least, \u2248 = a quick estimate" },
+          "To go (yours)"),
           el("th", { scope: "col" }, "Best guess"),
           el("th", { scope: "col", class: "num", title: "expected guesses to finish with the best guess" },
             "To go (best)"),
           el("th", { scope: "col", class: "num", title: "expected guesses lost against the best guess: 0 for an "
-            + "optimal guess, ~ not proven, \u2265 at least" }, "Cost"))),
+            + "optimal guess, marked as the values are" }, "Cost"),
+          el("th", { scope: "col", class: "num", title: "100 \u00d7 2^(-cost / 0.25): 100 for an optimal guess" },
+            "Skill"))),
         el("tbody", {}, data.guesses.map((g) => el("tr", { class: g.cost ? "costly" : "" },
           el("td", { class: "num" }, g.number),
           el("td", { class: "guess-text" }, g.guess),
@@ -193,16 +200,17 @@ export function reviewView(data, names = null) {
           el("td", { class: "num" }, toGo(g.to_go, g.to_go_kind)),
           el("td", { class: "guess-text" }, g.best_guess),
           el("td", { class: "num" }, toGo(g.best_to_go, g.best_to_go_kind)),
-          el("td", { class: "num review-cost" }, costText(g))))))),
+          el("td", { class: "num review-cost" }, costText(g)),
+          el("td", { class: "num" }, g.skill === null || g.skill === undefined ? "" : Math.round(g.skill))))))),
     el("p", { class: "review-summary" },
       `Skill ${data.skill ?? "?"}/100`,
       data.luck === null || data.luck === undefined ? "" : ` \u00b7 luck ${data.luck}/100`,
       ` \u00b7 guesses lost: ${lost}`,
       data.exact ? "" : " (~: not every value proven)"),
     el("p", { class: "hint" },
-      "Skill: 100 \u00d7 the best guess's expected guesses to finish over yours, averaged over your guesses "
-      + "made with more than one answer left; luck: 50 is an average draw; to go: expected guesses to finish, "
-      + "this one included; cost: the guesses lost against the best guess."),
+      "Skill: the mean of your guesses' skill (100 \u00d7 2^(-cost / 0.25)) over the guesses made with more than "
+      + "one answer left; luck: 50 is an average draw; to go: expected guesses to finish, this one included; "
+      + "cost: the guesses lost against the best guess."),
     el("p", { class: "review-share row wrap" }, share,
       el("button", { type: "button", onclick: () => copyText(data.share, share, note) }, "Copy summary"), note));
 }
