@@ -158,3 +158,34 @@ def test_two_candidates_left_are_rated_exactly():
     assert from_split.guesses[2].player.expected == 2.0 and from_split.guesses[2].cost == pytest.approx(0.5)
     from_same = review(game, steps[:2] + [(same, game.code(same, game.index_of("BURNT")))])
     assert from_same.guesses[2].player.expected == 2.5 and from_same.guesses[2].player.worst == 3
+
+
+def test_a_lost_game_of_junk_guesses_scores_low_and_says_it_is_lost():
+    game = get_game("wordle")
+    junk = [game.index_of(w) for w in ("FUZZY", "JAZZY", "MAMMA", "PUPPY", "BOBBY", "KAYAK")]
+    answer = game.index_of("ORDER")
+    result = review(game, [(row, game.code(row, answer)) for row in junk])
+    assert result.lost and not result.won and result.skill < 30
+    assert all(g.player is not None and g.best is not None and g.skill is not None for g in result.guesses)
+    assert "lost after 6/6" in result.share(6)
+    out = runner.invoke(app, ["review", "wordle", "FUZZY", "JAZZY", "MAMMA", "PUPPY", "BOBBY", "KAYAK",
+                              "--answer", "ORDER"])
+    assert out.exit_code == 0 and "lost: not solved in 6 of 6 guesses" in out.stdout and " ? " not in out.stdout
+
+
+def test_a_sensible_game_scores_high_and_the_tree_scores_100():
+    game = get_game("wordle")
+    answer = game.index_of("SHORT")
+    sensible = review(game, [(row, game.code(row, answer)) for row in map(game.index_of, ("CRANE", "SLOTH", "SHORT"))])
+    assert sensible.won and 70 <= sensible.skill < 100
+    along = review(game, play(get_solver(game), answer))
+    assert along.skill == 100 and along.cost == 0
+
+
+def test_more_guesses_than_the_game_allows_are_refused():
+    words = ["FUZZY", "JAZZY", "MAMMA", "PUPPY", "BOBBY", "KAYAK", "ORDER"]
+    out = runner.invoke(app, ["review", "wordle", *words, "--answer", "ORDER"])
+    assert out.exit_code == 2 and "allows 6 guesses, got 7" in out.stderr and "Traceback" not in out.output
+    game = get_game("wordle")
+    with pytest.raises(ValueError, match="allows 6 guesses"):
+        review(game, [(game.index_of(w), game.code(game.index_of(w), game.index_of("ORDER"))) for w in words])

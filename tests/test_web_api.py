@@ -678,3 +678,12 @@ def test_serve_prints_the_address_and_answers():
             server.communicate()
     assert out.splitlines()[0] == f"Serving on http://127.0.0.1:{port} (Ctrl-C to stop)"
     assert server.returncode == 130 and "Traceback" not in err
+
+
+def test_a_review_of_more_guesses_than_allowed_is_refused(client):
+    words = ["FUZZY", "JAZZY", "MAMMA", "PUPPY", "BOBBY", "KAYAK", "ORDER"]
+    body = {"game": "wordle", "answer": "ORDER", "guesses": words}
+    assert "allows 6 guesses, got 7" in assert_error(client.post("/api/review", json=body), 422, "guesses")
+    lost = client.post("/api/review", json={**body, "guesses": words[:6]}).json()
+    assert lost["lost"] is True and lost["won"] is False and lost["skill"] < 30
+    assert all(g["to_go"] is not None and g["skill"] is not None for g in lost["guesses"])
