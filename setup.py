@@ -1,4 +1,5 @@
-"""The committed decision trees in the wheel: ``artifacts/tree-*.parquet`` become ``solver/trees/``.
+"""The committed artifacts in the wheel: ``artifacts/tree-*.parquet`` (the decision trees), ``book-*``
+(the opener books) and ``openers-*`` (the opener rankings) become ``solver/trees/``.
 
 Everything else is in pyproject.toml. The trees are copied at build time rather than mapped with
 ``package-dir`` so that the layout stays simple (every package is the folder of its name): an
@@ -10,7 +11,7 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-TREES = "artifacts/tree-*.parquet"
+TREES = ("artifacts/tree-*.parquet", "artifacts/book-*.parquet", "artifacts/openers-*.parquet")
 
 
 class BuildWithTrees(build_py):
@@ -23,7 +24,8 @@ class BuildWithTrees(build_py):
             return
         target = Path(self.build_lib, "solver", "trees")
         self.mkpath(str(target))
-        for tree in sorted(Path(__file__).resolve().parent.glob(TREES)):
+        root = Path(__file__).resolve().parent
+        for tree in sorted(path for pattern in TREES for path in root.glob(pattern)):
             self.copy_file(str(tree), str(target / tree.name))
 
 

@@ -6,6 +6,7 @@ import time
 from pipeline.builders.exact_tree import build_exact_tree
 from pipeline.builders.feedback_tables import build_table, load_table, table_games
 from pipeline.builders.greedy_tree import build_greedy_tree
+from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, build_book
 from pipeline.builders.pooled_tree import build_pooled_tree
 from pipeline.cleanup import remove_stale_build_temporaries
 from pipeline.cluster import open_backend
@@ -20,8 +21,8 @@ from solver.games.wordlists import check_length
 
 def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False, sizes: list[int] | None = None,
               backend: str = "local", scheduler: str | None = None) -> None:
-    """Build the tables and trees of `names` (default: every game) that are missing or stale; with
-    `sizes`, those of Wordle with words of these lengths instead (built on request only).
+    """Build the tables, trees and (Wordle) opener books of `names` (default: every game) that are missing
+    or stale; with `sizes`, those of Wordle with words of these lengths instead (built on request only).
 
     `backend` "dask" sends the trees' tasks to the Dask scheduler at `scheduler` (None: a LocalCluster
     of `jobs` workers); "local" keeps the current backend (`pipeline.cluster`, by default local).
@@ -82,6 +83,18 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
             built, seconds = build_greedy_tree(game, table, options, force=True, progress=advance)
             del table
             progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
+    books = [get_game(*pair) for pair in BOOK_VARIANTS if not sizes and pair in variants]
+    if books:
+        with make_progress() as progress:
+            for game in books:
+                task = progress.add_task(f"book {game.key}", total=None)
+
+                def advance(done, total, task=task):
+                    progress.update(task, completed=done, total=total)
+
+                built, seconds = build_book(game, BookPlan(), jobs, force=force, progress=advance)
+                progress.update(task, description=f"book {game.key}: " + (f"built in {seconds:.1f} s" if built
+                                                                            else "up to date"))
     path = artifacts.write_manifest()
     stderr_console().print(f"manifest: {path}")
     warm_live_search([get_game(name, variant) for name, variant in variants])

@@ -27,7 +27,7 @@ from solver.core.game import Game
 PLAY_OUT_LIMIT = 1000  # candidates: above this, an off-tree guess is not played out live (seconds)
 # where `Explanation.expected_guesses` comes from: the tree, the solver's play out, the exact search
 # (`proven` says whether it finished), the opener ranking (a lower bound unless `proven`)
-TREE, LIVE, SEARCH, RANKING, ESTIMATE = "tree", "live", "search", "ranking", "estimate"
+TREE, LIVE, SEARCH, RANKING, ESTIMATE, BOOK = "tree", "live", "search", "ranking", "estimate", "book"
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Explanation:
     is_candidate: bool  # the guess may be the answer (its own group of 1 is in `groups`)
     expected_guesses: float | None
     worst_guesses: int | None
-    source: str | None  # TREE, LIVE (played out live), SEARCH, RANKING, ESTIMATE (`solver.analysis.estimate`)
+    source: str | None  # TREE, BOOK, LIVE (played out live), SEARCH, RANKING, ESTIMATE (`solver.analysis.estimate`)
     proven: bool = False  # `expected_guesses` is the least possible after this guess (within the guess limit)
     bound: bool = False  # `expected_guesses` is a proven lower bound (the opener ranking), not a value
 

@@ -5,6 +5,8 @@ best source there is:
 
 * the precomputed tree, for the tree's own guess while the history follows it (proven when the
   tree was built by the exact search's proof);
+* one guess into the game, the opener book's guess (`pipeline.builders.opener_book`: proven, or a
+  top-k strategy's);
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
   or a proven lower bound for an opener that was abandoned once it could not beat the best;
 * else the exact live search (`solver.core.search.live.ExactLive.rate`) within the budget: proven, or the
@@ -43,7 +45,7 @@ class ToGo:
     # PROVEN (the least possible), APPROXIMATE (a strategy's: an upper bound), BOUND (at least this),
     # ESTIMATE (`solver.analysis.estimate`: neither a bound nor a strategy's)
     kind: str
-    source: str  # "tree", "ranking" (the opener ranking), "search" (the live exact search) or "estimate"
+    source: str  # "tree", "book", "ranking" (the opener ranking), "search" (the live exact search) or "estimate"
 
     @property
     def exact(self) -> bool:
@@ -109,10 +111,13 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
     rows = [int(row) for row in dict.fromkeys(rows)]
     n = state.remaining
     out: dict[int, ToGo] = {}
+    booked = solver.book_choice(state) if state.node is None else None
     for row in rows:
         found = _tree_value(state, row)
         if found is not None:
             out[row] = found
+        elif booked is not None and row == booked.guess:
+            out[row] = ToGo(row, booked.expected, None, PROVEN if booked.exact else APPROXIMATE, "book")
     if not state.history:
         ranking = opener_ranking(game)
         for row in rows:

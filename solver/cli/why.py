@@ -4,13 +4,14 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Sequence
 
-from solver.analysis.explain import ESTIMATE, LIVE, RANKING, SEARCH, TREE, Explanation, explain
+from solver.analysis.explain import BOOK, ESTIMATE, LIVE, RANKING, SEARCH, TREE, Explanation, explain
 from solver.analysis.notation import parse_guess, plural
 from solver.core.game import Game
 
 GROUPS_SHOWN = 10  # entries of the group list (after runs of one size are joined)
 SOURCES = {TREE: "precomputed tree", LIVE: "the solver's play, computed live", RANKING: "the opener ranking",
-           ESTIMATE: "a quick estimate from the groups it leaves, not a search's value"}
+           ESTIMATE: "a quick estimate from the groups it leaves, not a search's value",
+           BOOK: "the opener book, computed ahead"}
 
 
 def group_list(sizes: Sequence[int], shown: int = GROUPS_SHOWN) -> str:
@@ -55,6 +56,8 @@ def _source(why: Explanation) -> str:
     if why.source == SEARCH:
         return "proven optimal by the exact search" if why.proven else \
             "the exact search's best strategy in the time allowed, not proven"
+    if why.source == BOOK and not why.proven:
+        return SOURCES[BOOK] + ": the best strategy found, not proven"
     proven = ", proven optimal" if why.proven and why.source != LIVE else ""
     return SOURCES[why.source] + proven
 

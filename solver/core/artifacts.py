@@ -26,6 +26,13 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   metadata: ``strategy``, ``cutoff_rule``, ``selection``, counts, ``search_seconds`` (the openers'
   search times summed) and ``wall_seconds`` (the wall times of the runs that wrote it, summed)
   (`pipeline.builders.opener_ranking`).
+* ``book-<game>-<variant>.parquet``: the opener book (`pipeline.builders.opener_book`), one row per class
+  after each covered opener. Columns: ``opener`` (string), ``feedback`` (int32, the opener's code), ``candidates``
+  (int32), ``guess`` (int32, the second guess's row), ``guess_text`` (string), ``total`` (int64, guesses
+  summed over the class, the second included: the least total when ``proven``, else a top-k strategy's),
+  ``proven`` (bool), ``lower_bound`` (int64, a proven lower bound of the least total); metadata:
+  ``strategy``, ``selection``, ``openers``, ``classes``, ``proven_classes``, ``answers``, ``proven_answers``,
+  ``work``, ``build_seconds``.
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
@@ -66,8 +73,18 @@ SCHEMA_VERSION = "1"
 # CODE_VERSION: the code version of the sources that make artifacts (`solver.core.codeversion`), e.g.
 # "2-e973adac3a1a"; computed on first use (module `__getattr__`), not at import
 MANIFEST = "manifest.json"
-TABLE, TREE, OPENERS = "table", "tree", "openers"
+TABLE, TREE, OPENERS, BOOK = "table", "tree", "openers", "book"
 OPENER_COLUMNS = ("opener", "total", "proven", "seconds")
+BOOK_SCHEMA = pa.schema([
+    ("opener", pa.string()),
+    ("feedback", pa.int32()),
+    ("candidates", pa.int32()),
+    ("guess", pa.int32()),
+    ("guess_text", pa.string()),
+    ("total", pa.int64()),
+    ("proven", pa.bool_()),
+    ("lower_bound", pa.int64()),
+])
 
 TREE_SCHEMA = pa.schema([
     ("node", pa.int32()),
@@ -298,6 +315,30 @@ def read_openers(game: Game, folder: Path | None = None) -> tuple[dict[int, tupl
             out[game.index_of(label)] = (int(total), bool(proven), float(seconds))
     except (KeyError, ValueError, TypeError) as err:
         raise ArtifactError(f"{path} holds an opener that is not a guess of {game.title} ({err}): {REBUILD}") from None
+    return out, meta
+
+
+def read_book(game: Game, folder: Path | None = None) -> tuple[dict[tuple[int, int], tuple[int, int, int, bool, int]],
+                                                                 dict[str, str]]:
+    """Return the opener book {(opener row, feedback code): (guess row, candidates, total, proven, lower
+    bound)} and its metadata; MissingTableError / ArtifactError as `read` (and for rows that do not fit
+    the game: a guess out of range, a feedback that is not a code, a total below its bound)."""
+    table, meta = read(BOOK, game, folder)
+    path = artifact_path(BOOK, game, folder)
+    if table.schema.remove_metadata() != BOOK_SCHEMA:
+        raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not those of a book: {REBUILD}")
+    columns = [table.column(name).to_pylist() for name in BOOK_SCHEMA.names]
+    out = {}
+    try:
+        for opener, code, size, guess, text, total, proven, lower in zip(*columns):
+            row = game.index_of(opener)
+            if not (0 <= guess < game.n_guesses and game.labels[guess] == text and 0 <= code < game.n_codes
+                    and code != game.win_code and 1 <= size <= total and lower <= total and
+                    (lower == total or not proven)):
+                raise ValueError(f"{opener}={code}: {text} {total}")
+            out[(row, int(code))] = (int(guess), int(size), int(total), bool(proven), int(lower))
+    except (KeyError, ValueError, TypeError) as err:
+        raise ArtifactError(f"{path} holds an entry that does not fit {game.title} ({err}): {REBUILD}") from None
     return out, meta
 
 

@@ -205,6 +205,7 @@ class Solver:
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
+        self._book: dict | None = None
         self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
 
     def settings(self) -> tuple:
@@ -293,12 +294,47 @@ class Solver:
             f"no {game.name} target gives {game.labels[row]}={game.decode(code)} "
             f"{'after ' + state.history_text() if state.history else 'at the start'}")
 
+    @property
+    def book(self) -> dict[tuple[int, int], tuple[int, int, int, bool, int]]:
+        """Return the opener book {(opener row, code): (guess row, candidates, total, proven, lower bound)}
+        (`solver.core.artifacts.read_book`), loaded on first use; {} without a usable one (logged)."""
+        if self._book is None:
+            from solver.core import artifacts  # defers pyarrow to the first book lookup
+
+            self._book = {}
+            if self._use_tree:
+                try:
+                    self._book, _ = artifacts.read_book(self.game, self._folder)
+                except artifacts.MissingTableError:
+                    log.info("no opener book for %s", self.game.title)
+                except artifacts.ArtifactError as err:
+                    problem = " ".join(str(err).split())
+                    if problem not in _WARNED:
+                        _WARNED.add(problem)
+                        log.warning("opener book of %s not used: %s", self.game.title, problem)
+        return self._book
+
+    def book_choice(self, state: State) -> ExactChoice | None:
+        """Return the opener book's choice of an off-tree state one guess into the game (its value proven,
+        or a top-k strategy's), or None when the book does not cover it."""
+        if len(state.history) != 1 or not self._use_tree:
+            return None
+        found = self.book.get(tuple(int(x) for x in state.history[0]))
+        if found is None:
+            return None
+        guess, candidates, total, proven, _ = found
+        return ExactChoice(guess, total, candidates, proven, 0.0)
+
     def guess_row(self, state: State) -> int:
-        """Return the guess row to play in `state`: the tree's, else the exact search's within the budget
-        (`solver.core.search.live`; with `live="exact"`), else the greedy rule's."""
+        """Return the guess row to play in `state`: the tree's, else the opener book's, else the exact
+        search's within the budget (`solver.core.search.live`; with `live="exact"`), else the greedy rule's."""
         tree = self.tree
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
+        if "choice" not in state._live and self.live == "exact":
+            booked = self.book_choice(state)
+            if booked is not None:
+                state._live["choice"], state._live["exact"] = None, booked
         if "choice" not in state._live:
             if not state.history:
                 self._warn_whole_game_live()

@@ -1,0 +1,251 @@
+"""The opener book: the best second guess of every class after the openers people play, computed ahead.
+
+A player who opens with a word other than the tree's (SALET) leaves the tree at once; each class of
+answers that opener leaves (one per feedback) is a state whose best guess takes the live search from
+milliseconds to minutes (SMOGS=RRRRR, 854 answers: about 100 s). The book holds, for each class after
+each covered opener, the second guess and its value, computed here ahead of time:
+
+* the exact search (prove mode, within the guesses left) within `BookPlan.class_work` (guess, target)
+  pairs scored: the least total guesses over the class and an optimal guess, proven;
+* else the top-k search (`BookPlan.top_k` leading guesses at every node) within `BookPlan.top_work`:
+  the total of a real strategy (an upper bound) and its guess, beside a proven lower bound (the
+  counting bound of the class's size).
+
+Openers covered: the `BookPlan.top` best of the committed opener ranking (`deduce openers --exact
+--all`) and `FAVOURITES`, the words people commonly open with; `--all` covers every allowed guess
+(the complete book: a cluster's job, `python -m pipeline.builders.opener_book --all --backend dask`).
+One task per opener, each with a searcher of its own (an empty memo: the same file from the same
+command); finished openers are checkpointed, so a killed build resumes where it stopped.
+
+The artifact ``book-<game>-<variant>.parquet`` (`solver.core.artifacts`, columns `BOOK_COLUMNS`) is
+read by the runtime solver before any live search (`solver.core.runtime.Solver.guess_row`).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline import cluster
+from pipeline.builders.exact_tree import _write_checkpoint
+from pipeline.builders.feedback_tables import compute_table, load_table
+from pipeline.plans import table_of
+from solver.core import artifacts
+from solver.core.game import Game
+from solver.core.registry import get_game
+from solver.core.search.searcher import INF, Searcher, SearchOptions
+
+# The words people commonly open with (the ones coaching sites and polls name most), covered whatever
+# their rank: most are far from the best openers, and their large classes are where the live search
+# is slowest.
+FAVOURITES = ("ADIEU", "AUDIO", "STARE", "CRANE", "RAISE", "SLATE", "ARISE", "TRACE", "CRATE", "IRATE", "ROATE",
+              "SOARE", "AROSE", "LEAST", "HEART", "TEARS", "OUIJA", "HOUSE", "PLANT", "GHOST", "LEARN", "STEAM",
+              "TRAIN", "STORE", "CHAIR", "RATIO", "ALONE", "AISLE", "CLOUD", "PIANO", "GREAT", "WORLD", "MONEY",
+              "TOAST", "SMART", "POINT", "LIGHT", "SOUND", "BEAST", "RAINS")
+BOOK_VARIANTS = (("wordle", "normal"), ("wordle", "hard"))  # the variants `make tables` books
+
+
+@dataclass(frozen=True)
+class BookPlan:
+    """What a book covers and how hard each class is searched."""
+
+    top: int = 500  # the best openers of the committed ranking
+    favourites: tuple[str, ...] = FAVOURITES
+    every_opener: bool = False  # the complete book: every allowed guess
+    class_work: int = 2_000_000_000  # (guess, target) pairs of the proof of one class
+    top_k: int = 8
+    top_work: int = 500_000_000  # pairs of the top-k search of a class the proof did not finish
+    memo_bits: int = 20
+
+    def describe(self) -> str:
+        """Return how the classes are searched (the staleness key; which openers is `selection`)."""
+        return f"book-prove{self.class_work:.0e}-top{self.top_k}x{self.top_work:.0e}-memo{self.memo_bits}"
+
+    def selection(self) -> str:
+        return "all" if self.every_opener else f"top{self.top}+{len(self.favourites)}"
+
+
+def book_openers(game: Game, plan: BookPlan) -> list[int]:
+    """Return the guess rows the book covers, in a fixed order: the ranking's best first, then the
+    favourites not among them (every guess with `every_opener`); the tree's own opener is left out
+    (its classes are the tree's)."""
+    if plan.every_opener:
+        rows = list(range(game.n_guesses))
+    else:
+        ranking, _ = artifacts.read_openers(game)
+        rows = [row for row, _ in sorted(ranking.items(), key=lambda item: (item[1][0], item[0]))][:plan.top]
+        rows += [game.index_of(word) for word in plan.favourites if word in game.labels]
+    try:
+        tree, _ = artifacts.read(artifacts.TREE, game)
+        skip = {int(tree.column("guess")[0].as_py())}
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        skip = set()
+    return [row for row in dict.fromkeys(rows) if row not in skip]
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """The book's answer for one class: after `opener` got `code`, play `guess`."""
+
+    opener: int
+    code: int
+    candidates: int
+    guess: int
+    total: int  # guesses summed over the class's candidates, the second guess included (proven, or top-k's)
+    proven: bool
+    lower_bound: int  # a proven lower bound of the least total (equal to `total` when proven)
+    work: int  # (guess, target) pairs scored
+
+
+def solve_opener(game: Game, table: np.ndarray, row: int, plan: BookPlan) -> list[BookEntry]:
+    """Return the book entries of every class after opener `row` (the win excluded), by code."""
+    options = SearchOptions(max_guesses=game.max_guesses or 6, memo_bits=plan.memo_bits, symmetry_levels=0)
+    prove = Searcher(game, table, options)
+    top = None
+    r = options.max_guesses - 1
+    entries = []
+    for code, positions in prove.split(row, np.arange(game.n_targets, dtype=np.int64)):
+        positions = positions.astype(np.int32)
+        guesses, ghash = prove.allowed_after(((row, code),))
+        before = prove.work
+        found = prove.bounded_value(positions, r, plan.class_work, guesses, ghash)
+        work = prove.work - before
+        if found is not None and found[1] >= 0 and found[0] < INF:
+            entries.append(BookEntry(row, code, positions.size, found[1], found[0], True, found[0], work))
+            continue
+        if top is None:
+            top = Searcher(game, table, SearchOptions(mode="top-k", k=plan.top_k, max_guesses=options.max_guesses,
+                                                      memo_bits=plan.memo_bits, symmetry_levels=0))
+        tguesses, tghash = top.allowed_after(((row, code),))
+        before = top.work
+        found = top.bounded_value(positions, r, plan.top_work, tguesses, tghash)
+        work += top.work - before
+        lower = int(prove.ws.lb[r, positions.size])  # the counting bound: proven, if weak
+        if found is None or found[1] < 0 or found[0] >= INF:
+            raise RuntimeError(f"{game.title}: no strategy found for {game.labels[row]}={game.decode(code)} "
+                               f"({positions.size} answers) within {plan.top_work:.0e} pairs: raise top_work")
+        entries.append(BookEntry(row, code, positions.size, found[1], found[0], False, lower, work))
+    return entries
+
+
+def _book_task(game: Game, table: np.ndarray, row: int, plan: BookPlan, checkpoint: Path) -> tuple[int, float]:
+    began = time.perf_counter()
+    entries = solve_opener(game, table, row, plan)
+    fields = {name: np.array([getattr(e, name) for e in entries], dtype=np.int64)
+              for name in ("code", "candidates", "guess", "total", "proven", "lower_bound", "work")}
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **fields)
+
+    _write_checkpoint(checkpoint / f"opener-{row}.npz", write)
+    return row, time.perf_counter() - began
+
+
+def checkpoint_dir(game: Game, plan: BookPlan, folder: Path | None = None) -> Path:
+    """Return the folder of a book build's finished openers (one per game, plan and code version)."""
+    tag = hashlib.sha256(f"{game.fingerprint()}|{plan.describe()}|{artifacts.CODE_VERSION}".encode()).hexdigest()[:12]
+    return (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"book-{game.key}-{tag}"
+
+
+def _finished(checkpoint: Path, row: int) -> list[BookEntry] | None:
+    try:
+        with np.load(checkpoint / f"opener-{row}.npz") as data:
+            columns = {name: data[name].tolist() for name in data.files}
+    except (OSError, ValueError, KeyError):
+        return None  # missing or damaged: solved (again)
+    return [BookEntry(row, *values) for values in zip(columns["code"], columns["candidates"], columns["guess"],
+                                                      columns["total"], map(bool, columns["proven"]),
+                                                      columns["lower_bound"], columns["work"])]
+
+
+def to_arrow(game: Game, entries: list[BookEntry]) -> pa.Table:
+    """Return the book's Arrow table (`artifacts.BOOK_SCHEMA`), by opener row then code."""
+    entries = sorted(entries, key=lambda e: (e.opener, e.code))
+    return pa.table({
+        "opener": pa.array([game.labels[e.opener] for e in entries], pa.string()),
+        "feedback": pa.array([e.code for e in entries], pa.int32()),
+        "candidates": pa.array([e.candidates for e in entries], pa.int32()),
+        "guess": pa.array([e.guess for e in entries], pa.int32()),
+        "guess_text": pa.array([game.labels[e.guess] for e in entries], pa.string()),
+        "total": pa.array([e.total for e in entries], pa.int64()),
+        "proven": pa.array([e.proven for e in entries], pa.bool_()),
+        "lower_bound": pa.array([e.lower_bound for e in entries], pa.int64()),
+    }, schema=artifacts.BOOK_SCHEMA)
+
+
+def is_current(game: Game, plan: BookPlan, folder: Path | None = None) -> bool:
+    """Return whether the book artifact is of this code and plan and covers every opener it asks for."""
+    if not artifacts.is_current(artifacts.BOOK, game, folder, strategy=plan.describe()):
+        return False
+    try:
+        book, _ = artifacts.read_book(game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return False
+    covered = {opener for opener, _ in book}
+    return set(book_openers(game, plan)) <= covered
+
+
+def build_book(game: Game, plan: BookPlan = BookPlan(), jobs: int = 2, folder: Path | None = None,
+               force: bool = False, progress=None) -> tuple[bool, float]:
+    """Build and write a variant's opener book unless it is current; return (built, seconds).
+    `progress(done, total)` is told as openers finish."""
+    if not force and is_current(game, plan, folder):
+        return False, 0.0
+    began = time.perf_counter()
+    rows = book_openers(game, plan)
+    checkpoint = checkpoint_dir(game, plan, folder)
+    done = {row: found for row in rows if (found := _finished(checkpoint, row)) is not None}
+    todo = [row for row in rows if row not in done]
+    if progress is not None:
+        progress(len(done), len(rows))
+    table = load_table(get_game(*table_of(game.name, game.variant)))  # hard mode scores with the normal table
+    backend = cluster.current() if cluster.current().distributed else cluster.Local(jobs)
+    calls = [(row, plan, checkpoint) for row in todo]
+    for row, _ in backend.imap_unordered(_book_task, calls, game, table, make_table=compute_table):
+        done[row] = _finished(checkpoint, row)
+        if progress is not None:
+            progress(len(done), len(rows))
+    entries = [entry for row in rows for entry in done[row]]
+    proven = [e for e in entries if e.proven]
+    extra = {"openers": len(rows), "classes": len(entries), "proven_classes": len(proven),
+             "answers": sum(e.candidates for e in entries), "proven_answers": sum(e.candidates for e in proven),
+             "strategy": plan.describe(), "selection": plan.selection(), "work": sum(e.work for e in entries),
+             "build_seconds": f"{time.perf_counter() - began:.1f}"}
+    artifacts.write(artifacts.BOOK, game, to_arrow(game, entries), extra, folder)
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return True, time.perf_counter() - began
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m pipeline.builders.opener_book`: build the books of `make tables`, or the complete book."""
+    parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_book", description=main.__doc__)
+    parser.add_argument("--variant", action="append", choices=[v for _, v in BOOK_VARIANTS],
+                        help="the Wordle variants to book (default: both)")
+    parser.add_argument("--all", action="store_true", help="every allowed opener (the complete book: hours)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--backend", choices=cluster.BACKENDS, default="local")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:PORT")
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args(argv)
+    cluster.check_options(args.backend, args.scheduler)
+    plan = BookPlan(every_opener=args.all)
+    with cluster.open_backend(args.backend, args.scheduler, args.jobs) as where:
+        for variant in args.variant or [v for _, v in BOOK_VARIANTS]:
+            game = get_game("wordle", variant)
+            built, seconds = build_book(game, plan, where.jobs_for(args.jobs), force=args.force,
+                                        progress=lambda done, total: print(f"\r{game.key}: {done}/{total} openers",
+                                                                           end="", file=sys.stderr, flush=True))
+            print(f"\n{game.key}: {'built in %.1f s' % seconds if built else 'up to date'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,104 @@
+"""The opener book (`pipeline.builders.opener_book`): its entries against the exact search, the runtime
+playing from it, and the committed books' figures."""
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, book_openers, build_book, is_current
+from solver.core import artifacts
+from solver.core.registry import get_game
+from solver.core.runtime import Solver
+from solver.core.search.live import ExactLive
+from tests import reference
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = BookPlan(top=0, favourites=("CRANE", "HOUSE"))
+
+
+@pytest.fixture(scope="module")
+def small_book(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("book")
+    game = get_game("wordle", "normal")
+    built, _ = build_book(game, SMALL, jobs=1, folder=folder, force=True)
+    assert built and is_current(game, SMALL, folder)
+    return folder
+
+
+def test_every_class_of_the_covered_openers_is_in_the_book(small_book):
+    game = get_game("wordle", "normal")
+    book, meta = artifacts.read_book(game, small_book)
+    for word in SMALL.favourites:
+        row = game.index_of(word)
+        codes = {reference_code(game, row, t) for t in game.target_index.tolist()} - {game.win_code}
+        assert {code for opener, code in book if opener == row} == codes
+    assert int(meta["classes"]) == len(book) and int(meta["openers"]) == 2
+
+
+def reference_code(game, row: int, target: int) -> int:
+    return game.encode(reference.wordle(game.labels[target], game.labels[row]))
+
+
+def test_proven_entries_are_the_exact_searchs_values(small_book):
+    game = get_game("wordle", "normal")
+    book, _ = artifacts.read_book(game, small_book)
+    solver = Solver(game)
+    live = ExactLive(game)
+    checked = 0
+    for (opener, code), (guess, size, total, proven, lower) in sorted(book.items()):
+        if not proven or not 3 <= size <= 40 or checked >= 12:
+            continue
+        state = solver.advance(solver.initial_guess()[1], opener, code)
+        choice = live.choose(state.candidate_positions, state.history, math.inf)
+        assert state.remaining == size and choice.exact and choice.total == total == lower
+        checked += 1
+    assert checked == 12
+
+
+def test_the_runtime_plays_the_books_guess_one_guess_in(small_book, tmp_path):
+    game = get_game("wordle", "normal")
+    for name in ("tree-wordle-normal.parquet", "book-wordle-normal.parquet"):
+        shutil.copy(small_book / name if name.startswith("book") else ROOT / "artifacts" / name, tmp_path / name)
+    book, _ = artifacts.read_book(game, tmp_path)
+    solver = Solver(game, folder=tmp_path, budget=0.0)  # no live search at all: the book alone answers
+    opener = game.index_of("HOUSE")
+    for (row, code), (guess, size, total, proven, _) in list(book.items())[:40]:
+        if row != opener:
+            continue
+        state = solver.advance(solver.initial_guess()[1], row, code)
+        assert solver.guess_row(state) == guess and state.exact == proven
+        assert state.value == pytest.approx(total / size)
+
+
+def test_a_damaged_book_is_not_used(small_book, tmp_path, caplog):
+    game = get_game("wordle", "normal")
+    path = tmp_path / "book-wordle-normal.parquet"
+    shutil.copy(small_book / path.name, path)
+    table = pq.read_table(path)
+    totals = table.column("total").to_numpy().copy()
+    totals[0] += 1  # the checksum no longer holds
+    pq.write_table(table.set_column(table.schema.get_field_index("total"), "total", [totals]), path)
+    solver = Solver(game, folder=tmp_path)
+    assert solver.book == {} and "opener book of wordle not used" in caplog.text
+
+
+@pytest.mark.parametrize("name, variant", BOOK_VARIANTS)
+def test_the_committed_books_cover_their_openers_and_say_what_is_proven(name, variant):
+    game = get_game(name, variant)
+    book, meta = artifacts.read_book(game)
+    openers = set(book_openers(game, BookPlan()))
+    assert openers <= {opener for opener, _ in book}
+    entries = list(book.values())
+    proven_answers = sum(size for _, size, _, proven, _ in entries if proven)
+    assert int(meta["proven_answers"]) == proven_answers and int(meta["answers"]) == sum(e[1] for e in entries)
+    assert int(meta["proven_classes"]) == sum(1 for e in entries if e[3])
+    answers: dict[int, int] = {}
+    for (row, _), (_, size, _, _, _) in book.items():
+        answers[row] = answers.get(row, 0) + size
+    for opener in openers:  # each opener's classes hold every answer but the opener itself
+        assert answers[opener] == game.n_targets - int(np.isin(opener, game.target_index))
