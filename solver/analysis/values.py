@@ -112,6 +112,9 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
     n = state.remaining
     out: dict[int, ToGo] = {}
     booked = solver.book_choice(state) if state.node is None else None
+    if state.node is None and n > 2 and solver.live == "exact":
+        solver.guess_row(state)  # the solver's own choice (kept per state): its value is its guess's
+    chosen = state.exact_choice
     for row in rows:
         found = _tree_value(state, row)
         if found is not None:
@@ -137,7 +140,11 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
                 continue  # a bound from the ranking at least as high as a strategy found: keep the bound
             out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, "search")
     for row in rows:
-        if row not in out:
+        if row in out:
+            continue
+        if chosen is not None and row == chosen.guess:  # the solver's own choice: its value, not an estimate
+            out[row] = ToGo(row, chosen.expected, None, PROVEN if chosen.exact else APPROXIMATE, "search")
+        else:
             out[row] = ToGo(row, estimated_to_go(state, row), None, ESTIMATE, "estimate")
     return {row: out[row] for row in rows}
 
