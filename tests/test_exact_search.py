@@ -123,7 +123,7 @@ def test_a_set_searched_jointly_by_threads_has_the_one_thread_value(name):
             positions = np.sort(rng.choice(game.n_targets, size, replace=False))
             exact, _ = plain.value(positions, 4)
             for beta in (INF + 1, exact, exact + 1, exact - 2):
-                shared = np.zeros(5, np.int64)
+                shared = np.zeros(kernel.N_SHARED, np.int64)
                 shared[kernel.BEST], shared[kernel.ACTIVE] = beta, 1
                 values = totals._run_each(lambda s: s.value(positions, 4, beta=beta, shared=shared)[0])
                 assert len(values) == threads
@@ -239,14 +239,14 @@ def test_lower_bound_table_counting_bound():
                                   lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200, hard=True),
                                   lambda: mastermind.game(4, 4)], ids=["wordle-200", "wordle-200-hard", "mastermind-4x4"])
 def test_both_table_layouts_search_the_same(make):
-    # full passes read the guess-major table or, over at most params[SMALL] targets, the target-major
+    # full passes read the guess-major table or, over at most params[P_SMALL] targets, the target-major
     # one: forced either way on sets of both sizes, the searches are the same node for node
     game = make()
     table = scoring.feedback_table(game)
     runs = []
     for small in (0, 10**9):
         searcher = Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=14))
-        searcher.ws.params[kernel.SMALL] = small
+        searcher.ws.params[kernel.P_SMALL] = small
         positions = np.arange(game.n_targets)
         value, guess = searcher.value(positions, 6)
         nodes = searcher.grow(positions, 6)

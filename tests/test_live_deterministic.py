@@ -1,6 +1,6 @@
-"""A live guess depends on the state, not on the machine's speed or load (issue 22, the Note): the
+"""A live guess depends on the state, not on the machine's speed or load: the
 budget sizes the work of the greedy rule and of the exact search (pairs scored), and the wall clock
-is only a safety net at SAFETY_FACTOR times the budget.
+is only a safety net (`strategy.safety_seconds`: ten times the budget, at least 2 s).
 
 A slower machine is simulated by kernels that take longer (each scoring call sleeps as long as it
 ran, the sub-game's table and each search start late); nothing here asserts a speed.
@@ -97,5 +97,5 @@ def test_the_greedy_rule_scores_the_same_guesses_whatever_the_clock_says():
     assert [(c.guess, c.scored) for c in choices] == [(choices[0].guess, choices[0].scored)] * 2
     assert 0 < choices[0].scored < pool.size  # the work budget, not the pool, ends this choice
     assert choices[0].scored == strategy.work_guesses(pool.size, positions.size, 0.05)
-    late = strategy.choose_live(game, positions, history, 0.05, clock=ticking(1.0))  # past the safety net at once
+    late = strategy.choose_live(game, positions, history, 0.05, clock=ticking(10.0))  # past the safety net (at least 2 s) at once
     assert late.clocked and late.scored < choices[0].scored

@@ -5,17 +5,16 @@
 * the least total number of guesses (summed over the candidate targets ``H``) of a tree that
   finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
   allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
-  filtered by the hard-mode rule of mark games, `narrow`). ``free`` says that every candidate may be
-  played here (0 for a restricted root list: no shortcut exits, no memo; 2, from a node's own full
-  pass to its guesses, hands its children only the guesses that split its set); ``forced`` >= 0
-  evaluates that single guess at this node instead (its total over the classes it makes);
+  filtered by the hard-mode rule of mark games, `narrow`). ``free`` says which guesses the node may
+  play and hand down (`FREE_RESTRICTED`, `FREE_ANY`, `FREE_SPLITTERS`); ``forced`` >= 0 evaluates
+  that single guess at this node instead (its total over the classes it makes);
 * fail-soft contract (as in alpha-beta): the exact value if it is below ``beta``, otherwise some
   value in ``[beta, value]`` (a proven lower bound). Values of ``INF`` or more mean "cannot be
   finished within ``r`` guesses";
 * when the value is exact, ``ws.best[d]`` holds the guess that achieves it;
-* a work limit (``ws.params[WORK_LIMIT]`` > 0) ends the search once ``ws.stats[WORK]`` (the
+* a work limit (``ws.params[P_WORK_LIMIT]`` > 0) ends the search once ``ws.stats[S_WORK]`` (the
   (guess, target) pairs its full scoring passes went through, what the time goes on) passes it:
-  ``ws.stats[ABORTED]`` is set, every call returns ``INF`` (not a bound: the caller must ignore the
+  ``ws.stats[S_ABORTED]`` is set, every call returns ``INF`` (not a bound: the caller must ignore the
   result) and nothing more is memoised, so the memo stays true for the next search. The kernel runs
   without the GIL, so another thread may lower the limit to stop it (`Searcher.value_until`).
 
@@ -34,12 +33,23 @@ sibling-aware cut-off ``beta - (total - bound(child))``. Solved sets are memoise
 open-addressing table keyed by two order-independent 64-bit hashes of the set (plus the guesses
 left and, in hard mode, a hash of the allowed list), storing ``[lower, upper]`` and the best guess;
 a set given up on (lower bound ``INF``) stores instead how many levels of its search went on past the
-k best (top-k widening, `settled`), so that a node widened further searches it again and one widened
-as far does not. Past the k best, a widened node first asks of each guess whether it finishes the
-set at all (a feasibility search below it, `params[FIRST]`, memoised under keys of its own), and
-values only one that does.
+k best (top-k widening, `settled`; the guess field holds `given_up(levels)`), so that a node widened
+further searches it again and one widened as far does not. Past the k best, a widened node first
+asks of each guess whether it finishes the set at all (a feasibility search below it,
+``params[P_FIRST]``, memoised under keys of its own), and values only one that does.
 
-One self-recursive function (Numba caches it; mutual recursion crashes its cache loader).
+Layout: why `search` is one function of about 370 lines. Its two halves, a forced guess's evaluation
+and a node's own search, call each other (a node values each guess by a forced evaluation, which
+searches each class as a node), and Numba's cache loader crashes on mutually recursive functions
+(numba/numba#6061, open; reproduced with Numba 0.68.1: two cached functions calling each other
+segfault on the second run, when loaded from the cache), so the halves cannot be functions of their
+own: one self-recursive function (which Numba caches) holds both. Moving only what does not recurse
+out of it (the forced evaluation's passes 1, 2 and 2b, the node's memo and closed forms, its full
+scoring pass) into `@njit(cache=True)` helpers was tried and measured slower, even with
+``inline="always"``: SALET's proof unchanged in normal mode, 3-5% slower in hard mode (median CPU
+time over 5 alternating processes of 10 runs each, 0.263-0.281 s against 0.251-0.261 s), so
+`search` stays whole, its parts marked by the ``# --`` and ``# pass`` comments.
+
 `ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
 ``d`` indexes its per-depth rows, so a recursion never overwrites what its callers still read.
 """
@@ -50,23 +60,98 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-INF = np.int64(1 << 40)
+INF = np.int64(1 << 40)  # a value at or above it: the set cannot be finished within the guesses left
 PROBES = 8  # slots tried per memo lookup
-SMALL_SET = 64  # default of params[SMALL]: full passes over at most this many targets read the target-major table (measured faster)
-# stats counters
-NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = 0, 1, 2, 3, 4, 5, 6  # WORK: (guess, target) pairs scored
-WORK_LIMIT = 6  # index in ws.params: stop once WORK passes this (0: never); see `search`
-WIDEN = 7  # index in ws.params: top-k goes on past the k best while none of them can finish, at depths below this (0: never)
-FIRST = 8  # index in ws.params: 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
-# ws.shared: a set searched jointly by threads (see `search`): the next guess (its place in the common
-# order), the least total found by any thread (starts at the cut-off), stop (one thread's total met
-# the set's lower bound), active (0: the workspace's own array, no joint search), guesses in the order
-NEXT, BEST, STOP, ACTIVE, COUNT = 0, 1, 2, 3, 4
-SMALL = 9  # index in ws.params: full passes over at most this many targets read `table_t` (tests set 0 or a large one)
+SMALL_SET = 64  # default of params[P_SMALL]: passes over at most this many targets read `table_t` (measured faster)
+NO_GUESS = -1  # no guess: a memo entry holding bounds only, no candidate found, no best guess (yet)
+
+# ws.params: int64 [N_PARAMS], the search's settings, made by name by `make_params`. The kernel sets
+# P_FIRST during a feasibility search of its own (and back to 0); callers set P_WORK_LIMIT (another
+# thread may lower it during a search), tests P_SMALL
+P_WIN_CODE = 0  # the feedback code of a win (the guess was the target)
+P_TOP_K = 1  # top-k: guesses expanded per node, best first (0: every one, prove mode)
+P_MAX_CLASSES = 2  # the most classes any guess makes over all targets: no guess splits a larger set into singletons
+P_HARD = 3  # 1: hard mode of a mark game (guesses below a node narrowed by `narrow`), 0: normal mode
+P_WORD_LENGTH = 4  # hard mode: letters per word, read by `narrow` (0 in normal mode)
+P_ORDER = 5  # the order guesses are expanded in: ORDER_BOUND or ORDER_ENTROPY
+P_WORK_LIMIT = 6  # stop once stats[S_WORK] passes this (0: never); see `search`
+P_WIDEN = 7  # top-k goes on past the k best while none of them can finish, at depths below this (0: never)
+P_FIRST = 8  # 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
+P_SMALL = 9  # full passes over at most this many targets read `table_t` (tests set 0 or a large one)
+N_PARAMS = 10  # slots of ws.params
+PARAMS = {"win_code": P_WIN_CODE, "top_k": P_TOP_K, "max_classes": P_MAX_CLASSES, "hard": P_HARD,
+          "word_length": P_WORD_LENGTH, "order": P_ORDER, "work_limit": P_WORK_LIMIT, "widen": P_WIDEN,
+          "first": P_FIRST, "small": P_SMALL}  # `make_params`'s names of the slots
+
+ORDER_BOUND = 0  # params[P_ORDER]: least lower bound first, then least sum of squared class sizes (Selby's)
+ORDER_ENTROPY = 1  # params[P_ORDER]: least sum of size * log2(size) first (most information), candidates first on ties
+
+# ws.stats: int64 [N_STATS], counters the kernel adds to (`Searcher.stats`, `Searcher.work`)
+S_NODES = 0  # calls that searched a node of their own (forced evaluations of one guess not counted)
+S_FULL_PASSES = 1  # full scoring passes (every allowed guess scored against the node's set)
+S_PROBES = 2  # memo lookups
+S_HITS = 3  # memo lookups that found their entry whole
+S_STORES = 4  # memo entries written into an empty or evicted slot (merges into an entry not counted)
+S_ABORTED = 5  # 1 once the work limit stopped the search: every call returns INF, nothing is memoised
+S_WORK = 6  # (guess, target) pairs scored: full passes, `separating_guess`, the hard-mode filter
+N_STATS = 8  # slots of ws.stats (slot 7 unused)
+
+# ws.shared: int64 [N_SHARED], the counters of a set searched jointly by threads (see `search`)
+NEXT = 0  # the next guess to take: its place in the common order
+BEST = 1  # the least total found by any thread (starts at the cut-off)
+STOP = 2  # 1: one thread's total met the set's lower bound
+ACTIVE = 3  # 0: the workspace's own array, no joint search
+COUNT = 4  # guesses in the common order (0 until a thread's full pass is done)
+N_SHARED = 5  # slots of ws.shared
+
+# `free`, an argument of `search`: which guesses the node may play and hand down
+FREE_RESTRICTED = 0  # a restricted root list (a caller's): no shortcut exits, no memo; children take any guess
+FREE_ANY = 1  # every candidate may be played here (and any guess below): shortcut exits and the memo are on
+FREE_SPLITTERS = 2  # a forced evaluation after its node's full pass: children take only the guesses splitting H
+
+# the slots' older names, kept for code not yet moved to the P_ / S_ names (`watch`, tests/test_watch.py)
+WORK_LIMIT, WIDEN, FIRST, SMALL = P_WORK_LIMIT, P_WIDEN, P_FIRST, P_SMALL
+NODES, FULL, PROBE, HIT, STORE, ABORTED, WORK = S_NODES, S_FULL_PASSES, S_PROBES, S_HITS, S_STORES, S_ABORTED, S_WORK
+
+
+def make_params(**values: int) -> np.ndarray:
+    """Return ``ws.params`` with each slot set by its name (a key of `PARAMS`).
+
+    Parameters
+    ----------
+    **values : int
+        ``win_code``, ``top_k``, ``max_classes``, ``hard``, ``word_length``, ``order`` (all needed),
+        ``work_limit``, ``widen``, ``first`` (default 0) and ``small`` (default `SMALL_SET`); see the
+        ``P_`` constants.
+
+    Returns
+    -------
+    params : numpy.ndarray, int64 [N_PARAMS]
+
+    Raises
+    ------
+    TypeError
+        For a name that is not a slot's, or a needed one missing.
+    """
+    unknown = sorted(set(values) - set(PARAMS))
+    if unknown:
+        raise TypeError(f"unknown search parameter(s) {', '.join(unknown)}; they are {', '.join(PARAMS)}")
+    values = {"work_limit": 0, "widen": 0, "first": 0, "small": SMALL_SET, **values}
+    missing = [name for name in PARAMS if name not in values]
+    if missing:
+        raise TypeError(f"missing search parameter(s) {', '.join(missing)}")
+    params = np.zeros(N_PARAMS, np.int64)
+    for name, value in values.items():
+        params[PARAMS[name]] = int(value)
+    return params
 
 
 class Workspace(NamedTuple):
-    """Everything the kernel reads and writes; see `solver.core.search.searcher.make_workspace`."""
+    """Everything the kernel reads and writes; see `solver.core.search.searcher.make_workspace`.
+
+    Sizes: G guess rows, T targets, W columns of an encoded guess, S symbols, P guesses of the pool
+    (G), R the most guesses, D = R + 2 depths, C feedback codes, M memo slots (a power of two).
+    """
 
     table: np.ndarray  # uint8/uint16 [G, T]: code of guess row g against target position p
     table_t: np.ndarray  # uint8/uint16 [T, G]: the same, target-major (full passes over small sets)
@@ -75,39 +160,89 @@ class Workspace(NamedTuple):
     letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
-    params: np.ndarray  # int64 [10]: win code, top-k (0 = all), max classes, hard mode (0/1), word length,
-    # order (0 bound, 1 entropy), work limit, widen (levels), first (0/1), small set (targets)
+    params: np.ndarray  # int64 [N_PARAMS]: the settings, slots P_WIN_CODE ... P_SMALL (`make_params`)
     zobrist: np.ndarray  # uint64 [2, T]: random keys of the targets (two independent hashes)
     guess_keys: np.ndarray  # uint64 [G]: random keys of the guesses (hard-mode allowed lists)
     part: np.ndarray  # int32 [D, T]: H partitioned by the guess under evaluation
     counts: np.ndarray  # int32 [D, C]: class sizes by code (kept zero between uses)
     touched: np.ndarray  # int32 [D, C]: codes present, in order of first appearance
-    cls_start: np.ndarray  # int32 [D, C]
-    cls_size: np.ndarray  # int32 [D, C]
-    cls_code: np.ndarray  # int32 [D, C]
+    cls_start: np.ndarray  # int32 [D, C]: where class j of the guess under evaluation starts in part[d]
+    cls_size: np.ndarray  # int32 [D, C]: its size
+    cls_code: np.ndarray  # int32 [D, C]: its code
     cls_bound: np.ndarray  # int64 [D, C]: exact value or current lower bound of each class
-    cls_exact: np.ndarray  # int8 [D, C]
+    cls_exact: np.ndarray  # int8 [D, C]: 1 where cls_bound is the class's exact value
     cls_order: np.ndarray  # int32 [D, C]: open classes, smallest first
     cand_guess: np.ndarray  # int32 [D, G]: guesses worth expanding at the node of depth d
-    cand_bound: np.ndarray  # int64 [D, G]
-    cand_key: np.ndarray  # int64 [D, G]
+    cand_bound: np.ndarray  # int64 [D, G]: their lower bounds
+    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first)
     allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
     useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
     useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set
     best: np.ndarray  # int32 [D]: the guess achieving the exact value returned at depth d
     local_b: np.ndarray  # int64 [D]: the most non-winning classes of a guess at the node of depth d (0: unknown)
-    memo_key: np.ndarray  # uint64 [2, M]
-    memo_lo: np.ndarray  # int64 [M]
-    memo_hi: np.ndarray  # int64 [M]
-    memo_guess: np.ndarray  # int32 [M]
+    memo_key: np.ndarray  # uint64 [2, M]: the two keys (the second XORed with `entry_mix` of the values)
+    memo_lo: np.ndarray  # int64 [M]: lower bound of the set's value
+    memo_hi: np.ndarray  # int64 [M]: upper bound (INF: none)
+    memo_guess: np.ndarray  # int32 [M]: the best guess when exact, NO_GUESS, or `given_up(levels)`
     memo_size: np.ndarray  # int32 [M]: set size (0 = empty slot); larger sets are kept on eviction
-    stats: np.ndarray  # int64 [8]: nodes, full nodes, memo probes, memo hits, stores
-    shared: np.ndarray  # int64 [5]: a joint search's counters (NEXT, BEST, STOP, ACTIVE, COUNT; ACTIVE 0: none)
+    stats: np.ndarray  # int64 [N_STATS]: counters, slots S_NODES ... S_WORK
+    shared: np.ndarray  # int64 [N_SHARED]: a joint search's counters (NEXT, BEST, STOP, ACTIVE, COUNT; ACTIVE 0: none)
+
+
+@njit(cache=True)
+def given_up(levels):
+    """Return the memo guess field of a set given up on (lower bound INF) by a search that went on
+    past the k best for `levels` levels (top-k widening): ``-1 - levels``, never a guess row.
+
+    Parameters
+    ----------
+    levels : int64
+        Levels widened (>= 0); 0 gives NO_GUESS.
+
+    Returns
+    -------
+    guess : int64
+        ``-1 - levels``; `given_up_levels` reads it back.
+    """
+    return -1 - levels
+
+
+@njit(cache=True)
+def given_up_levels(guess):
+    """Return the levels recorded by `given_up` in a memo guess field.
+
+    Parameters
+    ----------
+    guess : int64
+        A memo guess field of an entry whose lower bound is INF.
+
+    Returns
+    -------
+    levels : int64
+        ``-1 - guess``.
+    """
+    return -1 - guess
 
 
 @njit(cache=True)
 def set_hash(ws, H, r, ghash):
-    """Return the two 64-bit keys of (set H, guesses left r, allowed-list hash)."""
+    """Return the two 64-bit memo keys of (set H, guesses left r, allowed-list hash).
+
+    Parameters
+    ----------
+    ws : Workspace
+    H : numpy.ndarray, int32 [n]
+        Target positions, in any order (the keys are sums of per-target keys).
+    r : int64
+        Guesses left.
+    ghash : uint64
+        Hash of the allowed list (hard mode; 0 otherwise).
+
+    Returns
+    -------
+    h1, h2 : uint64
+        The keys (h2 never 0); a feasibility search (``params[P_FIRST]``) has keys of its own.
+    """
     h1 = np.uint64(0)
     h2 = np.uint64(0)
     z = ws.zobrist
@@ -116,7 +251,7 @@ def set_hash(ws, H, r, ghash):
         h2 += z[1, H[i]]
     h1 ^= np.uint64(r) * np.uint64(0x9E3779B97F4A7C15) + ghash
     h2 += np.uint64(r) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(H.shape[0]) + ghash * np.uint64(3)
-    if ws.params[FIRST]:  # a feasibility search's values are upper bounds: keys of their own
+    if ws.params[P_FIRST]:  # a feasibility search's values are upper bounds: keys of their own
         h1 ^= np.uint64(0x94D049BB133111EB)
         h2 += np.uint64(0x2545F4914F6CDD1D)
     if h2 == 0:
@@ -128,7 +263,19 @@ def set_hash(ws, H, r, ghash):
 def entry_mix(lo, hi, guess):
     """Return a 64-bit mix of an entry's values. Its second key is stored XORed with it (Hyatt and
     Mann's lockless table): threads sharing a memo may tear an entry by writing it at once, and a torn
-    entry then fails the check and reads as a miss."""
+    entry then fails the check and reads as a miss.
+
+    Parameters
+    ----------
+    lo, hi : int64
+        The entry's lower and upper bounds.
+    guess : int64
+        Its guess field.
+
+    Returns
+    -------
+    mix : uint64
+    """
     x = np.uint64(lo) * np.uint64(0x9E3779B97F4A7C15)
     x ^= np.uint64(hi) * np.uint64(0xBF58476D1CE4E5B9)
     x ^= np.uint64(np.int64(guess) + np.int64(1 << 32)) * np.uint64(0x94D049BB133111EB)
@@ -138,27 +285,60 @@ def entry_mix(lo, hi, guess):
 
 @njit(cache=True)
 def memo_find(ws, h1, h2):
-    """Return (slot, lower, upper, guess) of the memo entry of (h1, h2); slot -1 if none. The values
-    are read once and checked, as another thread may be rewriting the entry."""
+    """Return the memo entry of (h1, h2). The values are read once and checked, as another thread
+    may be rewriting the entry. Counts a probe (and a hit) in ``ws.stats``.
+
+    Parameters
+    ----------
+    ws : Workspace
+    h1, h2 : uint64
+        The keys (`set_hash`).
+
+    Returns
+    -------
+    slot : int
+        Its slot, -1 if none.
+    lo, hi : int64
+        Its lower and upper bounds (0, INF if none).
+    guess : int64
+        Its guess field (the best guess, NO_GUESS or `given_up`; NO_GUESS if none).
+    """
     mask = ws.memo_size.shape[0] - 1
     slot = int(h1 & np.uint64(mask))
-    ws.stats[PROBE] += 1
+    ws.stats[S_PROBES] += 1
     for i in range(PROBES):
         s = (slot + i) & mask
         if ws.memo_size[s] == 0:
             break
         found, lo, hi, guess = entry_at(ws, s, h1, h2)
         if found:
-            ws.stats[HIT] += 1
+            ws.stats[S_HITS] += 1
             return s, lo, hi, guess
-    return -1, np.int64(0), INF, np.int64(-1)
+    return -1, np.int64(0), INF, np.int64(NO_GUESS)
 
 
 @njit(cache=True)
 def entry_at(ws, s, h1, h2):
-    """Return (whether slot `s` holds (h1, h2) whole, its lower bound, upper bound, guess)."""
+    """Return whether slot `s` holds the entry of (h1, h2) whole, and its values.
+
+    Parameters
+    ----------
+    ws : Workspace
+    s : int
+        A memo slot.
+    h1, h2 : uint64
+        The keys.
+
+    Returns
+    -------
+    found : bool
+    lo, hi : int64
+        Lower and upper bounds (0, INF if not found).
+    guess : int64
+        Guess field (NO_GUESS if not found).
+    """
     if ws.memo_key[0, s] != h1:
-        return False, np.int64(0), INF, np.int64(-1)
+        return False, np.int64(0), INF, np.int64(NO_GUESS)
     lo = ws.memo_lo[s]
     hi = ws.memo_hi[s]
     guess = np.int64(ws.memo_guess[s])
@@ -167,7 +347,22 @@ def entry_at(ws, s, h1, h2):
 
 @njit(cache=True)
 def memo_write(ws, s, h1, h2, n, lo, hi, guess):
-    """Write a whole entry into slot `s` (keys, values, size)."""
+    """Write a whole entry into slot `s` (keys, values, size).
+
+    Parameters
+    ----------
+    ws : Workspace
+    s : int
+        The slot.
+    h1, h2 : uint64
+        The keys.
+    n : int
+        The set's size.
+    lo, hi : int64
+        Lower and upper bounds.
+    guess : int
+        Guess field.
+    """
     ws.memo_key[0, s] = h1
     ws.memo_lo[s] = lo
     ws.memo_hi[s] = hi
@@ -178,8 +373,22 @@ def memo_write(ws, s, h1, h2, n, lo, hi, guess):
 
 @njit(cache=True)
 def memo_store(ws, h1, h2, n, lo, hi, guess):
-    """Merge [lo, hi] (and the guess when exact) into the entry of (h1, h2), evicting a smaller set."""
-    if ws.stats[ABORTED]:  # an aborted search's values are not bounds: keep the memo true
+    """Merge [lo, hi] (and the guess when exact) into the entry of (h1, h2), evicting a smaller set;
+    nothing once the search is aborted (its values are not bounds).
+
+    Parameters
+    ----------
+    ws : Workspace
+    h1, h2 : uint64
+        The keys (`set_hash`).
+    n : int
+        The set's size (eviction keeps the larger sets).
+    lo, hi : int64
+        Proven lower and upper bounds (hi INF: none).
+    guess : int
+        The guess achieving ``hi`` when exact, NO_GUESS, or `given_up(levels)` when ``lo`` is INF.
+    """
+    if ws.stats[S_ABORTED]:  # an aborted search's values are not bounds: keep the memo true
         return
     mask = ws.memo_size.shape[0] - 1
     slot = int(h1 & np.uint64(mask))
@@ -195,39 +404,83 @@ def memo_store(ws, h1, h2, n, lo, hi, guess):
             if hi < old_hi:
                 new_guess = guess
             elif lo >= INF and guess < old_guess < 0:
-                new_guess = guess  # given up on again, widened more levels below
+                new_guess = guess  # given up on again, widened more levels below (`given_up`: more is lower)
             memo_write(ws, s, h1, h2, n, max(lo, old_lo), min(hi, old_hi), new_guess)
             return
         if victim < 0 or ws.memo_size[s] < ws.memo_size[victim]:
             victim = s
     if ws.memo_size[victim] > n:
         return
-    ws.stats[STORE] += 1
+    ws.stats[S_STORES] += 1
     memo_write(ws, victim, h1, h2, n, lo, hi, guess)
 
 
 @njit(cache=True)
 def widened_levels(ws, d, r):
     """Return how many levels of a search at depth `d` with `r` guesses left go on past the k best
-    (top-k: `params[WIDEN]`; 0 below it): the node's own and those below it."""
-    return max(0, min(ws.params[WIDEN] - d, r))
+    (top-k: ``params[P_WIDEN]``; 0 below it): the node's own and those below it.
+
+    Parameters
+    ----------
+    ws : Workspace
+    d : int64
+        Depth of the node.
+    r : int64
+        Guesses left.
+
+    Returns
+    -------
+    levels : int64
+    """
+    return max(0, min(ws.params[P_WIDEN] - d, r))
 
 
 @njit(cache=True)
 def settled(ws, lo, guess, d, r):
-    """Return whether a memo entry (lower bound, guess) may answer a node at depth `d` with `r` guesses
-    left: any entry but a set given up on (lower bound INF) by a search widened fewer levels than this
-    node's. Such an entry records its widened levels as its guess, -1 - levels (-1: not widened)."""
+    """Return whether a memo entry may answer a node at depth `d` with `r` guesses left: any entry
+    but a set given up on (lower bound INF) by a search widened fewer levels than this node's.
+
+    Parameters
+    ----------
+    ws : Workspace
+    lo : int64
+        The entry's lower bound.
+    guess : int64
+        Its guess field (`given_up(levels)` when ``lo`` is INF).
+    d : int64
+        Depth of the node.
+    r : int64
+        Guesses left.
+
+    Returns
+    -------
+    settled : bool
+    """
     if lo < INF:
         return True
-    return -1 - guess >= widened_levels(ws, d, r)
+    return given_up_levels(guess) >= widened_levels(ws, d, r)
 
 
 @njit(cache=True)
 def counting_bound(b, r, m):
     """Return the least total of guesses finishing m targets within r when no guess makes more than b
     non-winning classes (one target finished by the first guess, b by the second, b**2 by the third,
-    ...), INF if they cannot be."""
+    ...).
+
+    Parameters
+    ----------
+    b : int64
+        The most non-winning classes of a guess (taken as 1 if less).
+    r : int64
+        Guesses left.
+    m : int
+        Targets.
+
+    Returns
+    -------
+    bound : int64
+        The bound, INF if they cannot be finished within r.
+    """
     total = np.int64(0)
     width = np.int64(1)
     left = np.int64(m)
@@ -243,7 +496,24 @@ def counting_bound(b, r, m):
 
 @njit(cache=True)
 def count_classes(row, H, counts, touched):
-    """Add the class sizes of H under one table row to `counts`; list new codes in `touched`; return how many."""
+    """Add the class sizes of H under one table row to `counts`; list the new codes in `touched`.
+
+    Parameters
+    ----------
+    row : numpy.ndarray, uint8/uint16 [T]
+        Codes of one guess against every target (a row of ``ws.table`` or column of ``ws.table_t``).
+    H : numpy.ndarray, int32 [n]
+        Target positions.
+    counts : numpy.ndarray, int32 [C]
+        Class sizes by code, added to (zero where the caller has no classes yet).
+    touched : numpy.ndarray, int32 [C]
+        Written: the codes counts had none of, in order of first appearance.
+
+    Returns
+    -------
+    k : int
+        How many codes were new (entries of `touched` written).
+    """
     k = 0
     for i in range(H.shape[0]):
         c = row[H[i]]
@@ -256,14 +526,34 @@ def count_classes(row, H, counts, touched):
 
 @njit(cache=True)
 def narrow(ws, guesses, g, code, out):
-    """Write the guesses still allowed after guess g got `code` into `out`; return (count, hash).
+    """Write the guesses still allowed after guess g got `code` into `out` (hard mode).
 
     Hard mode of mark games (Wordle's; `solver.games.wordle.hard_mode_requirements` states the rule,
     and the tests hold this against it) with the constraint read from the code once: the greens' positions, then each
     marked letter with the least count it needs; each guess is then checked against its row and its
     precomputed letter counts (`ws.letter_count`), about a nanosecond a guess where the rule takes 18.
+
+    Parameters
+    ----------
+    ws : Workspace
+        Reads ``rows``, ``letter_count``, ``guess_keys`` and ``params[P_WORD_LENGTH]``.
+    guesses : numpy.ndarray, int32 [g]
+        The allowed guess rows before `g` was played.
+    g : int
+        The guess row played.
+    code : int64
+        Its feedback code (base 3, one digit a letter: 0 grey, 1 yellow, 2 green).
+    out : numpy.ndarray, int32 [>= g]
+        Written: the guess rows still allowed, in their order in `guesses`.
+
+    Returns
+    -------
+    count : int
+        How many were written to `out`.
+    ghash : uint64
+        Their hash (the sum of their ``guess_keys``), part of the memo key.
     """
-    length = ws.params[4]
+    length = ws.params[P_WORD_LENGTH]
     word = ws.rows[g]
     greens = np.empty(length, np.int64)
     letters = np.empty(length, np.int64)
@@ -311,13 +601,29 @@ def narrow(ws, guesses, g, code, out):
 
 @njit(cache=True)
 def perfect_candidate(ws, H, d):
-    """Return (guess row of a candidate splitting H into singletons or -1, one leaving one pair or -1)."""
+    """Return a candidate (a target's guess row) splitting H into singletons, and one leaving one pair.
+
+    Parameters
+    ----------
+    ws : Workspace
+    H : numpy.ndarray, int32 [n]
+        Target positions.
+    d : int64
+        Depth whose ``counts`` and ``touched`` rows it uses (left zero).
+
+    Returns
+    -------
+    perfect : int
+        A guess row giving each target of H its own code, or NO_GUESS.
+    pair : int
+        A guess row giving all but two of them their own code (seen before the perfect one), or NO_GUESS.
+    """
     n = H.shape[0]
-    if n > ws.params[2]:
-        return -1, -1
+    if n > ws.params[P_MAX_CLASSES]:
+        return NO_GUESS, NO_GUESS
     counts = ws.counts[d]
     touched = ws.touched[d]
-    pair = -1
+    pair = NO_GUESS
     for a in range(n):
         g = ws.target_row[H[a]]
         k = count_classes(ws.table[g], H, counts, touched)
@@ -327,15 +633,32 @@ def perfect_candidate(ws, H, d):
             return g, pair
         if k == n - 1 and pair < 0:
             pair = g
-    return -1, pair
+    return NO_GUESS, pair
 
 
 @njit(cache=True, nogil=True)
 def separating_guess(ws, H, guesses, d):
-    """Return a guess of `guesses` giving each target of H its own code, or -1. Pairs of targets are
-    tried in turn, each keeping the guesses that tell those two apart (`ws.cand_guess[d]` holds them:
-    this node's full pass has not begun), so a pass touches about one byte per guess and survivor:
-    far less than scoring every guess on every target when, as usual, few guesses survive."""
+    """Return a guess of `guesses` giving each target of H its own code. Pairs of targets are tried
+    in turn, each keeping the guesses that tell those two apart (`ws.cand_guess[d]` holds them: this
+    node's full pass has not begun), so a pass touches about one byte per guess and survivor: far
+    less than scoring every guess on every target when, as usual, few guesses survive.
+
+    Parameters
+    ----------
+    ws : Workspace
+        Reads ``table_t``; adds the (guess, target pair) checks to ``stats[S_WORK]``.
+    H : numpy.ndarray, int32 [n]
+        Target positions, n >= 2.
+    guesses : numpy.ndarray, int32 [g]
+        The guess rows to try.
+    d : int64
+        Depth whose ``cand_guess`` row holds the survivors.
+
+    Returns
+    -------
+    guess : int
+        The first survivor (in the order of `guesses`), or NO_GUESS if no guess separates H.
+    """
     n = H.shape[0]
     tt = ws.table_t
     keep = ws.cand_guess[d]
@@ -352,8 +675,8 @@ def separating_guess(ws, H, guesses, d):
         b = tt[H[j]]
         for i in range(j):
             if m == 0:
-                ws.stats[WORK] += checked
-                return -1
+                ws.stats[S_WORK] += checked
+                return NO_GUESS
             a = tt[H[i]]
             kept = 0
             for si in range(m):
@@ -363,19 +686,57 @@ def separating_guess(ws, H, guesses, d):
                     kept += 1
             checked += m
             m = kept
-    ws.stats[WORK] += checked
-    return keep[0] if m > 0 else -1
+    ws.stats[S_WORK] += checked
+    return keep[0] if m > 0 else NO_GUESS
 
 
 @njit(cache=True, nogil=True)
 def search(ws, H, r, beta, d, guesses, ghash, free, forced):
-    """See the module docstring; `forced` >= 0 evaluates that one guess at this node instead."""
-    if ws.stats[ABORTED]:
+    """Return the least total of guesses finishing every target of `H` within `r` guesses, fail-soft
+    below `beta` (see the module docstring); with `forced` >= 0, the total of playing that guess here.
+
+    Self-recursive, in two halves that call each other (one function: see "Layout" in the module
+    docstring): a forced guess's evaluation (its classes sorted out, their bounds in passes 1, 2 and
+    2b, then the open ones searched, smallest first, with the sibling-aware cut-off) and a node's own
+    search (closed forms, memo, its full pass scoring every guess, then the kept guesses valued in
+    order, each cut off at the best total so far).
+
+    Parameters
+    ----------
+    ws : Workspace
+        The preallocated arrays; the per-depth rows ``d`` and deeper are this call's scratch.
+    H : numpy.ndarray, int32 [n]
+        The candidate targets (target positions, columns of ``ws.table``), n >= 1.
+    r : int64
+        Guesses left.
+    beta : int64
+        The cut-off (``INF + 1``: none).
+    d : int64
+        Depth of this call (0 at the caller's): the index of its per-depth workspace rows.
+    guesses : numpy.ndarray, int32 [g]
+        The guess rows this node may play (hard mode: the allowed list).
+    ghash : uint64
+        The hash of `guesses` in hard mode (`narrow`), 0 otherwise: part of the memo keys.
+    free : int64
+        FREE_RESTRICTED, FREE_ANY or FREE_SPLITTERS: which guesses the node may play and hand down.
+    forced : int64
+        A guess row to evaluate at this node instead of choosing one; NO_GUESS (< 0): choose.
+
+    Returns
+    -------
+    value : int64
+        Exact if below `beta` (then, unless forced, ``ws.best[d]`` holds the guess achieving it),
+        otherwise a lower bound of at least `beta` (INF or more: not finishable within `r`). INF and
+        no bound at all once ``ws.stats[S_ABORTED]`` is set. A thread's part of a joint search
+        (``ws.shared[ACTIVE]``, d = 0) is exact or a bound over the guesses it took.
+    """
+    if ws.stats[S_ABORTED]:
         return INF
     if forced >= 0:
+        # -- the total of guess `forced` here: its classes' bounds, then the open ones searched ------
         g = forced
         n = H.shape[0]
-        win = ws.params[0]
+        win = ws.params[P_WIN_CODE]
         counts = ws.counts[d]
         touched = ws.touched[d]
         row = ws.table[g]
@@ -414,7 +775,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if total >= beta:
             return min(total, INF)
         # pass 2: memo bounds (normal mode) and the no-perfect-candidate bound of each open class
-        hard = ws.params[3]
+        hard = ws.params[P_HARD]
         for j in range(k):
             if ws.cls_exact[d, j]:
                 continue
@@ -457,23 +818,23 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
                 if not ws.cls_exact[d, j] and ws.cls_bound[d, j] == 2 * ws.cls_size[d, j]:
                     raisable += 1
             if 0 < beta - total <= raisable:
-                pool = ws.useful[d, :ws.useful_count[d]] if free == 2 else ws.pool
+                pool = ws.useful[d, :ws.useful_count[d]] if free == FREE_SPLITTERS else ws.pool
                 for j in range(k):
                     size = ws.cls_size[d, j]
                     if ws.cls_exact[d, j] or ws.cls_bound[d, j] != 2 * size:
                         continue
                     C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
                     c1, c2 = set_hash(ws, C, r - 1, np.uint64(0))
-                    if size == ws.params[2] + 1:
+                    if size == ws.params[P_MAX_CLASSES] + 1:
                         raisable -= 1  # no guess splits it into singletons, but a candidate may leave one pair
                         continue
-                    split = separating_guess(ws, C, pool, d + 1) if size <= ws.params[2] else -1
+                    split = separating_guess(ws, C, pool, d + 1) if size <= ws.params[P_MAX_CLASSES] else NO_GUESS
                     if split >= 0:
                         memo_store(ws, c1, c2, size, 2 * size, 2 * size, split)
                         ws.cls_exact[d, j] = 1
                         raisable -= 1
                     else:
-                        memo_store(ws, c1, c2, size, 2 * size + 1, INF, -1)
+                        memo_store(ws, c1, c2, size, 2 * size + 1, INF, NO_GUESS)
                         ws.cls_bound[d, j] = 2 * size + 1
                         total += 1
                         raisable -= 1
@@ -499,25 +860,29 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             C = part[ws.cls_start[d, j]:ws.cls_start[d, j] + size]
             bound = ws.cls_bound[d, j]
             child_beta = beta - total + bound
-            if ws.params[3]:
-                ws.stats[WORK] += guesses.shape[0] * ws.params[4]  # the hard-mode filter: about a pass per letter
+            if ws.params[P_HARD]:
+                # the hard-mode filter: about a pass per letter
+                ws.stats[S_WORK] += guesses.shape[0] * ws.params[P_WORD_LENGTH]
                 count, gh = narrow(ws, guesses, g, np.int64(ws.cls_code[d, j]), ws.allowed[d + 1])
-                value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(1), np.int64(-1))
+                value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(FREE_ANY),
+                               np.int64(NO_GUESS))
             else:
-                # `free` 2 (from this node's full pass): only the guesses that split H can help below it
-                pool = ws.useful[d, :ws.useful_count[d]] if free == 2 else ws.pool
-                value = search(ws, C, r - 1, child_beta, d + 1, pool, np.uint64(0), np.int64(1), np.int64(-1))
-            if ws.stats[ABORTED]:
+                # FREE_SPLITTERS (from this node's full pass): only the guesses that split H can help below it
+                pool = ws.useful[d, :ws.useful_count[d]] if free == FREE_SPLITTERS else ws.pool
+                value = search(ws, C, r - 1, child_beta, d + 1, pool, np.uint64(0), np.int64(FREE_ANY),
+                               np.int64(NO_GUESS))
+            if ws.stats[S_ABORTED]:
                 return INF
             total += value - bound
             ws.cls_bound[d, j] = value
             if total >= beta:
                 return min(total, INF)
         return total
-    ws.stats[NODES] += 1
-    if ws.params[WORK_LIMIT] > 0 and ws.stats[WORK] > ws.params[WORK_LIMIT]:
-        ws.stats[ABORTED] = 1
-    if ws.stats[ABORTED]:
+    # -- the node's own search: closed forms, memo, full pass, then its guesses in order ------------
+    ws.stats[S_NODES] += 1
+    if ws.params[P_WORK_LIMIT] > 0 and ws.stats[S_WORK] > ws.params[P_WORK_LIMIT]:
+        ws.stats[S_ABORTED] = 1
+    if ws.stats[S_ABORTED]:
         return INF
     n = H.shape[0]
     if r <= 0:
@@ -527,17 +892,18 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         return np.int64(1)
     if r == 1:
         return INF
-    if n == 2 and free:
+    if n == 2 and free != FREE_RESTRICTED:
         ws.best[d] = ws.target_row[H[0]]
         return np.int64(3)
     lb = ws.lb[r, n]
     if lb >= beta:
         return lb
-    win = ws.params[0]
-    topk = ws.params[1]
+    win = ws.params[P_WIN_CODE]
+    topk = ws.params[P_TOP_K]
     # -- memo ------------------------------------------------------------------------------
     h1, h2 = set_hash(ws, H, r, ghash)
-    slot, lo, hi, guess = memo_find(ws, h1, h2) if free else (-1, np.int64(0), INF, np.int64(-1))
+    no_entry = (-1, np.int64(0), INF, np.int64(NO_GUESS))  # a restricted list is not memoised
+    slot, lo, hi, guess = memo_find(ws, h1, h2) if free != FREE_RESTRICTED else no_entry
     if slot >= 0 and not settled(ws, lo, guess, d, r):
         slot = -1  # given up on where it was widened less: widened here, it may still finish
     if slot >= 0:
@@ -549,7 +915,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if lo > lb:
             lb = lo
     # -- a candidate splitting H into singletons is optimal (2n-1); one leaving a pair, 2n --
-    if free:
+    if free != FREE_RESTRICTED:
         perfect, pair = perfect_candidate(ws, H, d)
         if perfect >= 0:
             memo_store(ws, h1, h2, n, 2 * n - 1, 2 * n - 1, perfect)
@@ -562,21 +928,21 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if 2 * n > lb:
             lb = 2 * n
             if lb >= beta:
-                memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
+                memo_store(ws, h1, h2, n, lb, INF, given_up(r) if lb >= INF else NO_GUESS)  # a bound: proven
                 return lb
-        if beta == 2 * n + 1 and lb == 2 * n and n != ws.params[2] + 1:
+        if beta == 2 * n + 1 and lb == 2 * n and n != ws.params[P_MAX_CLASSES] + 1:
             # the cut-off is the least value above 2n, which needs a guess splitting H into singletons
             # (or the pair candidate above): a cheap test of that one question spares the full pass
-            g = separating_guess(ws, H, guesses, d) if n <= ws.params[2] else -1
+            g = separating_guess(ws, H, guesses, d) if n <= ws.params[P_MAX_CLASSES] else NO_GUESS
             if g >= 0:
                 memo_store(ws, h1, h2, n, 2 * n, 2 * n, g)
                 ws.best[d] = g
                 return np.int64(2 * n)
-            memo_store(ws, h1, h2, n, 2 * n + 1, INF, -1)
+            memo_store(ws, h1, h2, n, 2 * n + 1, INF, NO_GUESS)
             return np.int64(2 * n + 1)
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
-    ws.stats[FULL] += 1
-    ws.stats[WORK] += guesses.shape[0] * n
+    ws.stats[S_FULL_PASSES] += 1
+    ws.stats[S_WORK] += guesses.shape[0] * n
     ws.local_b[d] = 0  # this node's own, once its pass is done (its forced evaluations read it)
     most = 1  # the most non-winning classes of a guess here: a guess skipped below makes one
     counts = ws.counts[d]
@@ -585,13 +951,13 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     m = 0
     node_lb = INF
     above = INF  # least bound among guesses not worth expanding (>= beta)
-    by_entropy = ws.params[5] == 1
+    by_entropy = ws.params[P_ORDER] == ORDER_ENTROPY
     # normal mode: the guesses that split H are handed to the children (a guess giving every target
     # of H one code does so on each subset of H: it can never help below)
-    keep = free != 0 and ws.params[3] == 0 and r >= 3
+    keep = free != FREE_RESTRICTED and ws.params[P_HARD] == 0 and r >= 3
     useful = ws.useful[d]
     u = 0
-    small = n <= ws.params[SMALL]
+    small = n <= ws.params[P_SMALL]
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
         # over a small H, the target-major rows of its targets stay in the cache from one guess to
@@ -622,7 +988,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         if keep:
             useful[u] = g
             u += 1
-        if k == n and free:
+        if k == n and free != FREE_RESTRICTED:
             # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
             memo_store(ws, h1, h2, n, bound, bound, g)
             ws.best[d] = g
@@ -647,25 +1013,25 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # no guess here, nor on any subset below (a subset of H, guesses among these or splitting no more of
     # it), makes more than `most` non-winning classes: the counting bound with it (hard mode: a family
     # whose other letters are known, one word ruled out a guess, is INF at once when larger than the
-    # guesses left). Not on a restricted root list (free 0), whose children take any guess.
-    if free:
+    # guesses left). Not on a restricted root list (FREE_RESTRICTED), whose children take any guess.
+    if free != FREE_RESTRICTED:
         ws.local_b[d] = most
         local = counting_bound(most, r, n)
         if local > lb:
             lb = local
     if lb >= beta:
-        if free:
-            memo_store(ws, h1, h2, n, lb, INF, -1 - r if lb >= INF else -1)  # a bound: proven
+        if free != FREE_RESTRICTED:
+            memo_store(ws, h1, h2, n, lb, INF, given_up(r) if lb >= INF else NO_GUESS)  # a bound: proven
         return lb
     ws.useful_count[d] = u
-    child_free = np.int64(2) if keep else free
+    child_free = np.int64(FREE_SPLITTERS) if keep else free
     order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
     limit = m
     if topk > 0 and m > topk:
         limit = topk
     # -- expand the guesses in order -------------------------------------------------------
     best = INF
-    best_guess = -1
+    best_guess = NO_GUESS
     failed = above
     # a set searched jointly by threads (`ws.shared[ACTIVE]`, at its own root only): each takes the next
     # guess in the common order from the shared counter and cuts off at the best total any has found
@@ -685,10 +1051,10 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             oi += 1
         if oi >= m:
             break
-        # top-k: the k best only; widened (the first params[WIDEN] levels of the call), the next ones
+        # top-k: the k best only; widened (the first params[P_WIDEN] levels of the call), the next ones
         # too while none finishes at all (each one tried gave INF, or a bound a little below it that a
         # cut-off near INF leaves): such a set is not given up on
-        if oi >= limit and (d >= ws.params[WIDEN] or best < INF // 2 or failed < INF // 2):
+        if oi >= limit and (d >= ws.params[P_WIDEN] or best < INF // 2 or failed < INF // 2):
             break
         j = order[oi]
         g = ws.cand_guess[d, j]
@@ -696,18 +1062,18 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if ws.cand_bound[d, j] < failed:
                 failed = ws.cand_bound[d, j]
             continue
-        if oi >= limit and ws.params[FIRST] == 0:
+        if oi >= limit and ws.params[P_FIRST] == 0:
             # widened past the k best: first ask whether g finishes H at all, each node below stopping
             # at its first guess that finishes (far cheaper than valuing g); most such guesses do not
-            ws.params[FIRST] = 1
+            ws.params[P_FIRST] = 1
             finishes = search(ws, H, r, beta, d, guesses, ghash, child_free, np.int64(g)) < INF
-            ws.params[FIRST] = 0
-            if ws.stats[ABORTED]:
+            ws.params[P_FIRST] = 0
+            if ws.stats[S_ABORTED]:
                 return INF
             if not finishes:
                 continue
         total = search(ws, H, r, beta, d, guesses, ghash, child_free, np.int64(g))
-        if ws.stats[ABORTED]:
+        if ws.stats[S_ABORTED]:
             return INF
         if total < beta:
             best = total
@@ -715,7 +1081,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             beta = total
             if joint and total < ws.shared[BEST]:
                 ws.shared[BEST] = total
-            if best <= lb or (ws.params[FIRST] and best < INF):
+            if best <= lb or (ws.params[P_FIRST] and best < INF):
                 if joint:
                     ws.shared[STOP] = 1
                 break
@@ -725,9 +1091,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         ws.best[d] = best_guess
         return best if best_guess >= 0 else min(max(lb, failed), INF)
     if best_guess >= 0:
-        if free and best >= INF:  # a cut-off above INF takes an unfinishable guess: given up on
-            memo_store(ws, h1, h2, n, INF, INF, -1 - widened_levels(ws, d, r))
-        elif free:
+        if free != FREE_RESTRICTED and best >= INF:  # a cut-off above INF takes an unfinishable guess: given up on
+            memo_store(ws, h1, h2, n, INF, INF, given_up(widened_levels(ws, d, r)))
+        elif free != FREE_RESTRICTED:
             memo_store(ws, h1, h2, n, best, best, best_guess)
         ws.best[d] = best_guess
         return best
@@ -735,14 +1101,29 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         lb = failed
     if lb > INF:
         lb = INF
-    if free:
-        memo_store(ws, h1, h2, n, lb, INF, -1 - widened_levels(ws, d, r) if lb >= INF else -1)
+    if free != FREE_RESTRICTED:
+        memo_store(ws, h1, h2, n, lb, INF, given_up(widened_levels(ws, d, r)) if lb >= INF else NO_GUESS)
     return lb
 
 
 @njit(cache=True)
 def class_counts(table, win):
-    """Return (classes int32[G], non-winning classes int32[G]) of each guess row over all targets."""
+    """Return how many classes, and non-winning classes, each guess row makes over all targets.
+
+    Parameters
+    ----------
+    table : numpy.ndarray, uint8/uint16 [G, T]
+        Codes of each guess row against each target.
+    win : int
+        The winning code.
+
+    Returns
+    -------
+    classes : numpy.ndarray, int32 [G]
+        Distinct codes of each row.
+    losing : numpy.ndarray, int32 [G]
+        Distinct codes other than `win`.
+    """
     g_count, t_count = table.shape
     classes = np.zeros(g_count, np.int32)
     losing = np.zeros(g_count, np.int32)

@@ -44,7 +44,7 @@ class ThreadedTotals:
             return run_watched(self.searchers, work)
         finally:
             for searcher in self.searchers:
-                searcher.ws.stats[kernel.ABORTED] = 0
+                searcher.ws.stats[kernel.S_ABORTED] = 0
 
     def opener_total(self, row: int, r: int | None = None, beta: int | None = None) -> int:
         """Return the least total over every target of a tree opening with guess `row` (within `r`
@@ -120,7 +120,7 @@ class _Joint:
     def __init__(self, code: int, group: np.ndarray, share: int, active: bool):
         self.code, self.group, self.share = code, group, share
         self.beta = max(share - group.size, 0)
-        self.shared = np.zeros(5, np.int64)
+        self.shared = np.zeros(kernel.N_SHARED, np.int64)
         self.shared[kernel.BEST] = self.beta
         self.shared[kernel.ACTIVE] = int(active)
         self.threads = 0

@@ -28,7 +28,7 @@ from solver.core.search.watch import NO_LIMIT, run_watched, wait_for_straggler
 WATCHED_SIZE = 64  # main-thread searches of more targets run in a thread that Ctrl-C stops (`_search`)
 PROGRESS_SECONDS = 2.0  # `value_until` reports progress this often
 SEED = 20261130  # memo hash keys: fixed, so that runs are reproducible
-ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in the kernel's params
+ORDERS = ("bound", "entropy")  # SearchOptions.order, by its index in params[P_ORDER] (kernel.ORDER_BOUND, ...)
 
 
 @dataclass(frozen=True)
@@ -148,9 +148,11 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
         letter_count=letter_counts(game.rows[:, :game.rows.shape[1] - 2]) if hard else np.zeros((1, 1), np.uint8),
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
-        params=np.array([game.win_code, 0 if options.proves else options.k, int(classes.max()), int(hard),
-                         game.rows.shape[1] - 2 if hard else 0, ORDERS.index(options.order), 0,
-                         int(options.widen), int(options.first), kernel.SMALL_SET], np.int64),
+        params=kernel.make_params(win_code=game.win_code, top_k=0 if options.proves else options.k,
+                                  max_classes=int(classes.max()), hard=int(hard),
+                                  word_length=game.rows.shape[1] - 2 if hard else 0,
+                                  order=ORDERS.index(options.order), work_limit=0, widen=int(options.widen),
+                                  first=int(options.first), small=kernel.SMALL_SET),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
@@ -163,8 +165,8 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
         best=np.full(depth, -1, np.int32),
         local_b=np.zeros(depth, np.int64),
         **(new_memo(slots) if memo_of is None else {name: getattr(memo_of, name) for name in MEMO_FIELDS}),
-        stats=np.zeros(8, np.int64),
-        shared=np.zeros(5, np.int64),
+        stats=np.zeros(kernel.N_STATS, np.int64),
+        shared=np.zeros(kernel.N_SHARED, np.int64),
     )
 
 
@@ -204,12 +206,13 @@ class Searcher:
     @property
     def work(self) -> int:
         """Return the (guess, target) pairs the full scoring passes went through so far."""
-        return int(self.ws.stats[kernel.WORK])
+        return int(self.ws.stats[kernel.S_WORK])
 
     @property
     def stats(self) -> Stats:
         s = self.ws.stats
-        return Stats(int(s[kernel.NODES]), int(s[kernel.FULL]), int(s[kernel.PROBE]), int(s[kernel.HIT]))
+        return Stats(int(s[kernel.S_NODES]), int(s[kernel.S_FULL_PASSES]), int(s[kernel.S_PROBES]),
+                     int(s[kernel.S_HITS]))
 
     def narrow(self, guesses: np.ndarray, guess: int, code: int) -> tuple[np.ndarray, int]:
         """Return (guesses still allowed after `guess` got `code`, their hash): hard mode only."""
@@ -236,7 +239,8 @@ class Searcher:
         pool = self.all_guesses if guesses is None else np.ascontiguousarray(guesses, dtype=np.int32)
         self.ws.best[0] = -1
         limit = INF + 1 if beta is None else np.int64(beta)
-        value = self._search(H, r, limit, pool, ghash, free, forced, shared)
+        free_code = kernel.FREE_ANY if free else kernel.FREE_RESTRICTED
+        value = self._search(H, r, limit, pool, ghash, free_code, forced, shared)
         if forced >= 0:
             return value, (forced if value < limit else -1)
         best = int(self.ws.best[0])  # negative: a given-up set answered from the memo
@@ -247,14 +251,14 @@ class Searcher:
         """Return (value, best guess row) as `value` does, or None when the search scored `work_limit`
         (guess, target) pairs first (what it proved by then stays in the memo: a second call goes further)."""
         ws = self.ws
-        ws.params[kernel.WORK_LIMIT] = ws.stats[kernel.WORK] + max(int(work_limit), 1)
-        ws.stats[kernel.ABORTED] = 0
+        ws.params[kernel.P_WORK_LIMIT] = ws.stats[kernel.S_WORK] + max(int(work_limit), 1)
+        ws.stats[kernel.S_ABORTED] = 0
         try:
             value, guess = self.value(positions, r, guesses, ghash, forced=forced)
         finally:
-            aborted = bool(ws.stats[kernel.ABORTED])
-            ws.params[kernel.WORK_LIMIT] = 0
-            ws.stats[kernel.ABORTED] = 0
+            aborted = bool(ws.stats[kernel.S_ABORTED])
+            ws.params[kernel.P_WORK_LIMIT] = 0
+            ws.stats[kernel.S_ABORTED] = 0
         return None if aborted else (value, guess)
 
     def value_until(self, positions: np.ndarray, r: int, deadline: float, guesses: np.ndarray | None = None,
@@ -282,16 +286,16 @@ class Searcher:
             except BaseException as err:  # handed to the watching thread
                 outcome["error"] = err
 
-        ws.stats[kernel.ABORTED] = 0
+        ws.stats[kernel.S_ABORTED] = 0
         # checked at every node: lowered to 1 (the deadline, Ctrl-C), the search stops
-        ws.params[kernel.WORK_LIMIT] = NO_LIMIT if work is None else ws.stats[kernel.WORK] + max(int(work), 1)
+        ws.params[kernel.P_WORK_LIMIT] = NO_LIMIT if work is None else ws.stats[kernel.S_WORK] + max(int(work), 1)
         worker = threading.Thread(target=run, name="exact-search", daemon=True)
         worker.start()
         try:
             while worker.is_alive():
                 left = deadline - clock()
                 if left <= 0:
-                    ws.params[kernel.WORK_LIMIT] = 1
+                    ws.params[kernel.P_WORK_LIMIT] = 1
                     clocked = True
                     worker.join()
                     break
@@ -299,13 +303,13 @@ class Searcher:
                 if worker.is_alive() and on_progress is not None:
                     on_progress(clock() - began, self.work - done, False)
         except BaseException:
-            ws.params[kernel.WORK_LIMIT] = 1
+            ws.params[kernel.P_WORK_LIMIT] = 1
             worker.join()
             raise
         finally:
-            aborted = bool(ws.stats[kernel.ABORTED])
-            ws.params[kernel.WORK_LIMIT] = 0
-            ws.stats[kernel.ABORTED] = 0
+            aborted = bool(ws.stats[kernel.S_ABORTED])
+            ws.params[kernel.P_WORK_LIMIT] = 0
+            ws.stats[kernel.S_ABORTED] = 0
         if "error" in outcome:
             raise outcome["error"]
         return (None if aborted else outcome["value"]), clocked and aborted
@@ -320,11 +324,12 @@ class Searcher:
         limit = INF + 1 if beta is None else int(beta)
         if self.symmetric:
             return self.guess_value(H, r, limit, (), row)
-        return self._search(H, r, limit, self.all_guesses, 0, 0, row)
+        return self._search(H, r, limit, self.all_guesses, 0, kernel.FREE_RESTRICTED, row)
 
     def _search(self, H: np.ndarray, r: int, limit: int, pool: np.ndarray, ghash: int, free: int, forced: int,
                 shared: np.ndarray | None = None) -> int:
-        """Return `kernel.search` at depth 0. In the main thread, where Ctrl-C arrives, a search of more
+        """Return `kernel.search` at depth 0 (`free`: kernel.FREE_ANY or FREE_RESTRICTED; `forced`: a guess
+        row or -1). In the main thread, where Ctrl-C arrives, a search of more
         than WATCHED_SIZE targets runs watched (`watch.run_watched`): Ctrl-C stops it at once."""
         ws = self.ws if shared is None else self.ws._replace(shared=shared)
         args = (ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
