@@ -12,7 +12,7 @@ each covered opener, the second guess and its value, computed here ahead of time
   counting bound of the class's size).
 
 Openers covered: the `BookPlan.top` best of the committed opener ranking (`deduce openers --exact
---all`) and `FAVOURITES`, the words people commonly open with; `--all` covers every allowed guess
+--all`; beyond its exact totals, by the greedy figure: `book_openers`) and `FAVOURITES`, the words people commonly open with; `--all` covers every allowed guess
 (the complete book: a cluster's job, `python -m pipeline.builders.opener_book --all --backend dask`).
 One task per opener, each with a searcher of its own (an empty memo: the same file from the same
 command); finished openers are checkpointed, so a killed build resumes where it stopped.
@@ -72,22 +72,38 @@ class BookPlan:
         return "all" if self.every_opener else f"top{self.top}+{len(self.favourites)}"
 
 
-def book_openers(game: Game, plan: BookPlan) -> list[int]:
-    """Return the guess rows the book covers, in a fixed order: the ranking's best first, then the
-    favourites not among them (every guess with `every_opener`); the tree's own opener is left out
-    (its classes are the tree's)."""
+def book_openers(game: Game, plan: BookPlan, table: np.ndarray | None = None) -> list[int]:
+    """Return the guess rows the book covers, in a fixed order: the `plan.top` best by the committed
+    ranking (its exact totals first, then its proven lower bounds; the openers it abandoned at its
+    cut-off all share one bound, and among them the lower expected number of candidates left goes
+    first, the greedy rule's figure), then the favourites not among them (every guess with
+    `every_opener`); the tree's own opener is left out (its classes are the tree's). `table`: the
+    feedback table (loaded when needed)."""
     if plan.every_opener:
         rows = list(range(game.n_guesses))
     else:
         ranking, _ = artifacts.read_openers(game)
-        rows = [row for row, _ in sorted(ranking.items(), key=lambda item: (item[1][0], item[0]))][:plan.top]
-        rows += [game.index_of(word) for word in plan.favourites if word in game.labels]
+        if table is None:
+            table = load_table(get_game(*table_of(game.name, game.variant)))
+        left = expected_left(game, table)
+        order = sorted(ranking, key=lambda row: (ranking[row][0], not ranking[row][1], left[row], row))
+        rows = order[:plan.top] + [game.index_of(word) for word in plan.favourites if word in game.labels]
     try:
         tree, _ = artifacts.read(artifacts.TREE, game)
         skip = {int(tree.column("guess")[0].as_py())}
     except (artifacts.MissingTableError, artifacts.ArtifactError):
         skip = set()
     return [row for row in dict.fromkeys(rows) if row not in skip]
+
+
+def expected_left(game: Game, table: np.ndarray) -> np.ndarray:
+    """Return, for every guess row, the expected number of targets left after it at the start (the sum
+    of its squared class sizes over the targets; float64)."""
+    out = np.empty(game.n_guesses, dtype=np.float64)
+    for row in range(game.n_guesses):
+        sizes = np.bincount(table[row], minlength=game.n_codes).astype(np.float64)
+        out[row] = (sizes * sizes).sum() / game.n_targets
+    return out
 
 
 @dataclass(frozen=True)
@@ -200,13 +216,13 @@ def build_book(game: Game, plan: BookPlan = BookPlan(), jobs: int = 2, folder: P
     if not force and is_current(game, plan, folder):
         return False, 0.0
     began = time.perf_counter()
-    rows = book_openers(game, plan)
+    table = load_table(get_game(*table_of(game.name, game.variant)))  # hard mode scores with the normal table
+    rows = book_openers(game, plan, table)
     checkpoint = checkpoint_dir(game, plan, folder)
     done = {row: found for row in rows if (found := _finished(checkpoint, row)) is not None}
     todo = [row for row in rows if row not in done]
     if progress is not None:
         progress(len(done), len(rows))
-    table = load_table(get_game(*table_of(game.name, game.variant)))  # hard mode scores with the normal table
     backend = cluster.current() if cluster.current().distributed else cluster.Local(jobs)
     calls = [(row, plan, checkpoint) for row in todo]
     for row, _ in backend.imap_unordered(_book_task, calls, game, table, make_table=compute_table):
