@@ -117,37 +117,54 @@ class BookEntry:
     total: int  # guesses summed over the class's candidates, the second guess included (proven, or top-k's)
     proven: bool
     lower_bound: int  # a proven lower bound of the least total (equal to `total` when proven)
+    guesses_left: int  # the guesses within which `total` is the least (the game's left, unless none suffices)
     work: int  # (guess, target) pairs scored
 
 
+EXTRA_GUESSES = 3  # a class no tree finishes within the game's guesses left is searched with up to this many more
+
+
 def solve_opener(game: Game, table: np.ndarray, row: int, plan: BookPlan) -> list[BookEntry]:
-    """Return the book entries of every class after opener `row` (the win excluded), by code."""
-    options = SearchOptions(max_guesses=game.max_guesses or 6, memo_bits=plan.memo_bits, symmetry_levels=0)
+    """Return the book entries of every class after opener `row` (the win excluded), by code.
+
+    A class that no tree finishes within the game's guesses left (hard mode: a family such as -ILL
+    after some openers) is searched again with one guess more, up to EXTRA_GUESSES more: its entry
+    is then the least total within that many guesses (`BookEntry.guesses_left`); some of its answers
+    are lost in the game, whichever guess is played."""
+    options = SearchOptions(max_guesses=(game.max_guesses or 6) + EXTRA_GUESSES, memo_bits=plan.memo_bits,
+                            symmetry_levels=0)
     prove = Searcher(game, table, options)
     top = None
-    r = options.max_guesses - 1
     entries = []
     for code, positions in prove.split(row, np.arange(game.n_targets, dtype=np.int64)):
         positions = positions.astype(np.int32)
         guesses, ghash = prove.allowed_after(((row, code),))
-        before = prove.work
-        found = prove.bounded_value(positions, r, plan.class_work, guesses, ghash)
-        work = prove.work - before
-        if found is not None and found[1] >= 0 and found[0] < INF:
-            entries.append(BookEntry(row, code, positions.size, found[1], found[0], True, found[0], work))
-            continue
-        if top is None:
-            top = Searcher(game, table, SearchOptions(mode="top-k", k=plan.top_k, max_guesses=options.max_guesses,
-                                                      memo_bits=plan.memo_bits, symmetry_levels=0))
-        tguesses, tghash = top.allowed_after(((row, code),))
-        before = top.work
-        found = top.bounded_value(positions, r, plan.top_work, tguesses, tghash)
-        work += top.work - before
-        lower = int(prove.ws.lb[r, positions.size])  # the counting bound: proven, if weak
-        if found is None or found[1] < 0 or found[0] >= INF:
+        work, entry = 0, None
+        for r in range((game.max_guesses or 6) - 1, options.max_guesses):
+            before = prove.work
+            found = prove.bounded_value(positions, r, plan.class_work, guesses, ghash)
+            work += prove.work - before
+            if found is not None and found[0] >= INF:
+                continue  # proven: no tree finishes the class within r guesses
+            if found is not None and found[1] >= 0:
+                entry = BookEntry(row, code, positions.size, found[1], found[0], True, found[0], r, work)
+                break
+            if top is None:
+                top = Searcher(game, table, SearchOptions(mode="top-k", k=plan.top_k, max_guesses=options.max_guesses,
+                                                          memo_bits=plan.memo_bits, symmetry_levels=0))
+            tguesses, tghash = top.allowed_after(((row, code),))
+            before = top.work
+            found = top.bounded_value(positions, r, plan.top_work, tguesses, tghash)
+            work += top.work - before
+            if found is not None and found[1] >= 0 and found[0] < INF:
+                lower = int(prove.ws.lb[r, positions.size])  # the counting bound: proven, if weak
+                entry = BookEntry(row, code, positions.size, found[1], found[0], False, lower, r, work)
+                break
+        if entry is None:
             raise RuntimeError(f"{game.title}: no strategy found for {game.labels[row]}={game.decode(code)} "
-                               f"({positions.size} answers) within {plan.top_work:.0e} pairs: raise top_work")
-        entries.append(BookEntry(row, code, positions.size, found[1], found[0], False, lower, work))
+                               f"({positions.size} answers) within {options.max_guesses - 1} guesses: raise "
+                               "EXTRA_GUESSES or top_work")
+        entries.append(entry)
     return entries
 
 
@@ -155,7 +172,7 @@ def _book_task(game: Game, table: np.ndarray, row: int, plan: BookPlan, checkpoi
     began = time.perf_counter()
     entries = solve_opener(game, table, row, plan)
     fields = {name: np.array([getattr(e, name) for e in entries], dtype=np.int64)
-              for name in ("code", "candidates", "guess", "total", "proven", "lower_bound", "work")}
+              for name in ("code", "candidates", "guess", "total", "proven", "lower_bound", "guesses_left", "work")}
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
@@ -179,7 +196,8 @@ def _finished(checkpoint: Path, row: int) -> list[BookEntry] | None:
         return None  # missing or damaged: solved (again)
     return [BookEntry(row, *values) for values in zip(columns["code"], columns["candidates"], columns["guess"],
                                                       columns["total"], map(bool, columns["proven"]),
-                                                      columns["lower_bound"], columns["work"])]
+                                                      columns["lower_bound"], columns["guesses_left"],
+                                                      columns["work"])]
 
 
 def to_arrow(game: Game, entries: list[BookEntry]) -> pa.Table:
@@ -194,6 +212,7 @@ def to_arrow(game: Game, entries: list[BookEntry]) -> pa.Table:
         "total": pa.array([e.total for e in entries], pa.int64()),
         "proven": pa.array([e.proven for e in entries], pa.bool_()),
         "lower_bound": pa.array([e.lower_bound for e in entries], pa.int64()),
+        "guesses_left": pa.array([e.guesses_left for e in entries], pa.int16()),
     }, schema=artifacts.BOOK_SCHEMA)
 
 
@@ -232,6 +251,7 @@ def build_book(game: Game, plan: BookPlan = BookPlan(), jobs: int = 2, folder: P
     entries = [entry for row in rows for entry in done[row]]
     proven = [e for e in entries if e.proven]
     extra = {"openers": len(rows), "classes": len(entries), "proven_classes": len(proven),
+             "classes_beyond_the_limit": sum(e.guesses_left > (game.max_guesses or 6) - 1 for e in entries),
              "answers": sum(e.candidates for e in entries), "proven_answers": sum(e.candidates for e in proven),
              "strategy": plan.describe(), "selection": plan.selection(), "work": sum(e.work for e in entries),
              "build_seconds": f"{time.perf_counter() - began:.1f}"}

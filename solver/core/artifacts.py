@@ -30,7 +30,8 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   after each covered opener. Columns: ``opener`` (string), ``feedback`` (int32, the opener's code), ``candidates``
   (int32), ``guess`` (int32, the second guess's row), ``guess_text`` (string), ``total`` (int64, guesses
   summed over the class, the second included: the least total when ``proven``, else a top-k strategy's),
-  ``proven`` (bool), ``lower_bound`` (int64, a proven lower bound of the least total); metadata:
+  ``proven`` (bool), ``lower_bound`` (int64, a proven lower bound of the least total), ``guesses_left``
+  (int16, the guesses within which ``total`` is the least: the game's left, or more where none suffices); metadata:
   ``strategy``, ``selection``, ``openers``, ``classes``, ``proven_classes``, ``answers``, ``proven_answers``,
   ``work``, ``build_seconds``.
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
@@ -84,6 +85,7 @@ BOOK_SCHEMA = pa.schema([
     ("total", pa.int64()),
     ("proven", pa.bool_()),
     ("lower_bound", pa.int64()),
+    ("guesses_left", pa.int16()),
 ])
 
 TREE_SCHEMA = pa.schema([
@@ -330,11 +332,11 @@ def read_book(game: Game, folder: Path | None = None) -> tuple[dict[tuple[int, i
     columns = [table.column(name).to_pylist() for name in BOOK_SCHEMA.names]
     out = {}
     try:
-        for opener, code, size, guess, text, total, proven, lower in zip(*columns):
+        for opener, code, size, guess, text, total, proven, lower, left in zip(*columns):
             row = game.index_of(opener)
             if not (0 <= guess < game.n_guesses and game.labels[guess] == text and 0 <= code < game.n_codes
                     and code != game.win_code and 1 <= size <= total and lower <= total and
-                    (lower == total or not proven)):
+                    (lower == total or not proven) and left >= 1):
                 raise ValueError(f"{opener}={code}: {text} {total}")
             out[(row, int(code))] = (int(guess), int(size), int(total), bool(proven), int(lower))
     except (KeyError, ValueError, TypeError) as err:
