@@ -173,10 +173,11 @@ def _book_task(game: Game, table: np.ndarray, row: int, plan: BookPlan, checkpoi
     entries = solve_opener(game, table, row, plan)
     fields = {name: np.array([getattr(e, name) for e in entries], dtype=np.int64)
               for name in ("code", "candidates", "guess", "total", "proven", "lower_bound", "guesses_left", "work")}
+    seconds = np.float64(time.perf_counter() - began)
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
-            np.savez(handle, **fields)
+            np.savez(handle, seconds=seconds, **fields)
 
     _write_checkpoint(checkpoint / f"opener-{row}.npz", write)
     return row, time.perf_counter() - began
@@ -188,10 +189,19 @@ def checkpoint_dir(game: Game, plan: BookPlan, folder: Path | None = None) -> Pa
     return (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"book-{game.key}-{tag}"
 
 
+def _seconds(checkpoint: Path, row: int) -> float:
+    """Return the search seconds of a finished opener (0 for a checkpoint that does not say)."""
+    try:
+        with np.load(checkpoint / f"opener-{row}.npz") as data:
+            return float(data["seconds"]) if "seconds" in data.files else 0.0
+    except (OSError, ValueError):
+        return 0.0
+
+
 def _finished(checkpoint: Path, row: int) -> list[BookEntry] | None:
     try:
         with np.load(checkpoint / f"opener-{row}.npz") as data:
-            columns = {name: data[name].tolist() for name in data.files}
+            columns = {name: data[name].tolist() for name in data.files if name != "seconds"}
     except (OSError, ValueError, KeyError):
         return None  # missing or damaged: solved (again)
     return [BookEntry(row, *values) for values in zip(columns["code"], columns["candidates"], columns["guess"],
@@ -249,12 +259,13 @@ def build_book(game: Game, plan: BookPlan = BookPlan(), jobs: int = 2, folder: P
         if progress is not None:
             progress(len(done), len(rows))
     entries = [entry for row in rows for entry in done[row]]
+    search_seconds = sum(_seconds(checkpoint, row) for row in rows)
     proven = [e for e in entries if e.proven]
     extra = {"openers": len(rows), "classes": len(entries), "proven_classes": len(proven),
              "classes_beyond_the_limit": sum(e.guesses_left > (game.max_guesses or 6) - 1 for e in entries),
              "answers": sum(e.candidates for e in entries), "proven_answers": sum(e.candidates for e in proven),
              "strategy": plan.describe(), "selection": plan.selection(), "work": sum(e.work for e in entries),
-             "build_seconds": f"{time.perf_counter() - began:.1f}"}
+             "build_seconds": f"{time.perf_counter() - began:.1f}", "search_seconds": f"{search_seconds:.1f}"}
     artifacts.write(artifacts.BOOK, game, to_arrow(game, entries), extra, folder)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return True, time.perf_counter() - began

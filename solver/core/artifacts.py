@@ -32,8 +32,9 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   summed over the class, the second included: the least total when ``proven``, else a top-k strategy's),
   ``proven`` (bool), ``lower_bound`` (int64, a proven lower bound of the least total), ``guesses_left``
   (int16, the guesses within which ``total`` is the least: the game's left, or more where none suffices); metadata:
-  ``strategy``, ``selection``, ``openers``, ``classes``, ``proven_classes``, ``answers``, ``proven_answers``,
-  ``work``, ``build_seconds``.
+  ``strategy``, ``selection``, ``openers``, ``classes``, ``proven_classes``, ``classes_beyond_the_limit``,
+  ``answers``, ``proven_answers``, ``work`` (pairs scored), ``build_seconds`` (the wall time of the run that
+  wrote it: of a resumed build, its last run) and ``search_seconds`` (the openers' search times summed).
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
