@@ -44,7 +44,7 @@ from solver.core.codeversion import code_version
 from solver.core.registry import get_game
 
 COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet")  # the committed artifacts (never table-*: built)
-KINDS = {"tree": artifacts.TREE, "openers": artifacts.OPENERS}
+KINDS = {"tree": artifacts.TREE, "openers": artifacts.OPENERS, "book": artifacts.BOOK}
 
 
 def committed_artifacts(folder: Path | None = None) -> list[Path]:

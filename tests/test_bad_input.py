@@ -3,6 +3,8 @@ games (fuzzed over random values and types), and the files the programs read (bo
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -275,3 +277,11 @@ def test_deduce_quotes_long_arguments_as_excerpts(args):
     assert result.exit_code == (2 if usage else 1), (result.stdout, result.stderr, result.exception)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and len(lines[0]) < 300, result.stderr[:500]
+
+
+@pytest.mark.parametrize("command", [["solve", "wordle"], ["hide", "wordle"]])
+def test_input_that_is_not_utf8_is_one_error_line(command):
+    run = subprocess.run([sys.executable, "-m", "solver", *command], input=b"RRRRR\n\xff\n", capture_output=True)
+    err = run.stderr.decode()
+    assert run.returncode == 1 and "Traceback" not in err
+    assert "error: standard input is not UTF-8 text (byte 0xff cannot be read)" in err

@@ -194,8 +194,13 @@ def play(
 
 def _converse(session) -> None:
     stdin = typer.get_text_stream("stdin")
-    status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
-                      lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty(), interactive=stdin.isatty())
+    try:
+        status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
+                          lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty(), interactive=stdin.isatty())
+    except UnicodeDecodeError as err:  # a line of standard input that is not UTF-8 text: one line, no traceback
+        typer.echo(f"error: standard input is not UTF-8 text (byte 0x{err.object[err.start]:02x} cannot be read)",
+                   err=True)
+        raise typer.Exit(1) from None
     if status:
         raise typer.Exit(status)
 
