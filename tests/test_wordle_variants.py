@@ -105,3 +105,12 @@ def test_every_word_a_possible_answer_is_one_variant_however_asked_for():
 def test_all_words_refuses_other_lists(kwargs):
     with pytest.raises(ValueError, match="all_words"):
         wordle.game(all_words=True, **kwargs)
+
+
+def test_initial_guess_takes_users_lists_of_any_length_the_game_takes():
+    # lists of 1 to 10 letters, as `wordle.game` takes them; `size` alone picks the built-in lists (4 to 9)
+    for words in (["AB", "CD", "EF", "AC"], ["ABC", "ABD", "XYZ"], ["ABCDEFGHIJ", "ABCDEFGHIK", "KJIHGFEDCB"]):
+        guess, state = wordle.initial_guess(guesses=words)
+        assert guess in words and state.remaining == len(words)
+    with pytest.raises(ValueError, match="4 to 9 letters, got 3"):
+        wordle.initial_guess(size=3)

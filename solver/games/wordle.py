@@ -300,16 +300,18 @@ def _title(mode: str, length: int, sizes: tuple[int, int] | None) -> str:
 
 def initial_guess(hard: bool = False, answers: Sequence[str] | None = None,
                   guesses: Sequence[str] | None = None, answers_only: bool = False,
-                  size: int = DEFAULT_LENGTH, lists: str = "original", all_words: bool = False) -> tuple[str, State]:
+                  size: int | None = None, lists: str = "original", all_words: bool = False) -> tuple[str, State]:
     """Return (first guess, state); the built-in lists use the tree (when built), user lists compute live.
 
-    `answers`/`guesses` are word lists (any case) of `size`-letter words; with `guesses` alone every
-    acceptable word is a possible answer. `answers_only`: only the built-in answers may be guessed
-    (see `game`). `size` 4 to 9 picks the built-in lists of that word length. `lists="nyt"`: the
+    `answers`/`guesses` are word lists (any case) of 1- to 10-letter words (of `size` letters when it
+    is given, else of the first word's length); with `guesses` alone every acceptable word is a
+    possible answer. `answers_only`: only the built-in answers may be guessed (see `game`). Without
+    lists, `size` 4 to 9 picks the built-in lists of that word length (default 5). `lists="nyt"`: the
     NYT's lists (3158 answers, 14855 guesses) instead of the original ones. `all_words`: every
     acceptable word of the built-in lists may be the answer (variants "normal-all-words", ...).
     """
-    check_length(size)
+    if answers is None and guesses is None:
+        size = check_length(DEFAULT_LENGTH if size is None else size)
     text, state = get_solver(game(hard, answers, guesses, answers_only, size, lists, all_words)).initial_guess()
     return text, state
 
