@@ -149,13 +149,19 @@ def test_without_fastapi_offline_there_are_no_docs_pages_rather_than_blank_ones(
 
 
 def quick_start() -> list[list[str]]:
-    """Return the commands of the README's "Quick start" block (the words before each comment)."""
+    """Return the commands of the README's "Quick start" section, from every block of commands in it
+    (the words before each comment)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start, architecture = readme.find("\n## Quick start\n"), readme.find("\n## Architecture\n")
-    assert 0 < start < architecture, "the README opens with a Quick start, before its Architecture"
-    block = re.search(r"```sh\n(.*?)```", readme[start:architecture], re.S)
-    assert block, "the Quick start has a block of commands to paste"
-    return [shlex.split(line.split("#")[0]) for line in block.group(1).splitlines() if line.split("#")[0].strip()]
+    start = readme.find("\n## Quick start\n")
+    end = readme.find("\n## ", start + 1)
+    assert 0 < start < end, "the README opens with a Quick start section"
+    blocks = re.findall(r"```sh\n(.*?)```", readme[start:end], re.S)
+    assert blocks, "the Quick start has blocks of commands to paste"
+    assert [line.split()[:2] for line in blocks[0].splitlines() if line.strip()][:2] == [["make", "tables"],
+                                                                                       ["make", "test"]], \
+        "the first block is the two commands the project is run and tested by"
+    return [shlex.split(line.split("#")[0]) for block in blocks for line in block.splitlines()
+            if line.split("#")[0].strip()]
 
 
 def test_quick_start_commands_exist_where_it_says():

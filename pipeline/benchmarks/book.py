@@ -37,8 +37,8 @@ def bench_book() -> None:
             continue
         print(f"book {game.key}: {meta['openers']} openers, {meta['classes']} classes, proven "
               f"{int(meta['proven_classes']) / int(meta['classes']):.2%} of the classes and "
-              f"{int(meta['proven_answers']) / int(meta['answers']):.2%} of the answers; built in "
-              f"{float(meta['build_seconds']) / 60:.1f} min ({meta['selection']})", flush=True)
+              f"{int(meta['proven_answers']) / int(meta['answers']):.2%} of the answers ({meta['selection']}; "
+              f"{float(meta['work']):.3g} pairs scored)", flush=True)
         keys = list(book)
         picks = [keys[i] for i in rng.choice(len(keys), size=min(LOOKUPS, len(keys)), replace=False)]
         solver = Solver(game)

@@ -98,8 +98,11 @@ def explain_state(state: State, guess: int | None = None, play_out_limit: int = 
     rated = values.rate(state, [row], large=True).get(row)
     # a bound or an estimate gives way to the solver's own play played out, where that is small enough
     if rated.kind not in (values.BOUND, values.ESTIMATE) or positions.size > play_out_limit:
+        worst = rated.worst
+        if worst is None and positions.size <= play_out_limit:  # (the book's): the worst case of the play
+            worst = walk(solver, state, first=row).worst(0)
         return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
-                           rated.expected, rated.worst, rated.source, rated.exact, rated.kind == values.BOUND)
+                           rated.expected, worst, rated.source, rated.exact, rated.kind == values.BOUND)
     expected = worst = source = None
     if positions.size <= play_out_limit:
         nodes, source = walk(solver, state, first=row), LIVE

@@ -330,18 +330,26 @@ def read_book(game: Game, folder: Path | None = None) -> tuple[dict[tuple[int, i
     path = artifact_path(BOOK, game, folder)
     if table.schema.remove_metadata() != BOOK_SCHEMA:
         raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not those of a book: {REBUILD}")
-    columns = [table.column(name).to_pylist() for name in BOOK_SCHEMA.names]
-    out = {}
+    size, guess, total, lower, left = (table.column(name).to_numpy() for name in
+                                       ("candidates", "guess", "total", "lower_bound", "guesses_left"))
+    code = table.column("feedback").to_numpy().astype(np.int64)
+    proven = table.column("proven").to_numpy(zero_copy_only=False)
+    bad = ~((guess >= 0) & (guess < game.n_guesses) & (code >= 0) & (code < game.n_codes) & (code != game.win_code)
+            & (size >= 1) & (size <= total) & (lower <= total) & ((lower == total) | ~proven) & (left >= 1))
     try:
-        for opener, code, size, guess, text, total, proven, lower, left in zip(*columns):
-            row = game.index_of(opener)
-            if not (0 <= guess < game.n_guesses and game.labels[guess] == text and 0 <= code < game.n_codes
-                    and code != game.win_code and 1 <= size <= total and lower <= total and
-                    (lower == total or not proven) and left >= 1):
-                raise ValueError(f"{opener}={code}: {text} {total}")
-            out[(row, int(code))] = (int(guess), int(size), int(total), bool(proven), int(lower))
+        labels = np.asarray(game.labels, dtype=object)
+        texts = np.asarray(table.column("guess_text").to_pylist(), dtype=object)
+        bad |= labels[np.clip(guess, 0, game.n_guesses - 1)] != texts
+        first = int(np.flatnonzero(bad)[0]) if bad.any() else None
+        if first is not None:
+            raise ValueError(f"row {first}: {table.column('opener')[first]}={code[first]} {texts[first]} {total[first]}")
+        openers = table.column("opener").dictionary_encode().combine_chunks()
+        rows = np.array([game.index_of(word) for word in openers.dictionary.to_pylist()], dtype=np.int64)
+        opener = rows[openers.indices.to_numpy()]
     except (KeyError, ValueError, TypeError) as err:
         raise ArtifactError(f"{path} holds an entry that does not fit {game.title} ({err}): {REBUILD}") from None
+    keys = zip(opener.tolist(), code.tolist())
+    out = dict(zip(keys, zip(guess.tolist(), size.tolist(), total.tolist(), proven.tolist(), lower.tolist())))
     return out, meta
 
 

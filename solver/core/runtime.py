@@ -179,7 +179,8 @@ class Solver:
     """Plays one game variant from its tree artifact, with live computation off the tree."""
 
     def __init__(self, game: Game, use_tree: bool = True, folder: str | os.PathLike | None = None,
-                 budget: float = strategy.LIVE_BUDGET, live: str = "exact", memo: int = VALUES):
+                 budget: float = strategy.LIVE_BUDGET, live: str = "exact", memo: int = VALUES,
+                 use_book: bool = True):
         if not isinstance(game, Game):
             raise ValueError(f"Solver plays a solver.Game, not {excerpt(game)}")
         if not isinstance(use_tree, (bool, np.bool_)):
@@ -193,6 +194,8 @@ class Solver:
             raise ValueError(f"live mode is {' or '.join(LIVE_MODES)}, not {excerpt(live)}")
         if not is_integer(memo) or memo < 0:
             raise ValueError(f"memo must be a number of states, 0 or more, got {excerpt(memo)}")
+        if not isinstance(use_book, (bool, np.bool_)):
+            raise ValueError(f"use_book must be True or False, got {excerpt(use_book)}")
         folder = None if folder is None else Path(folder)
         use_tree, budget, memo = bool(use_tree), float(budget), int(memo)
         self.game = game
@@ -205,12 +208,13 @@ class Solver:
         self._use_tree = use_tree
         self._folder = folder
         self._tree: Tree | None | bool = None if use_tree else False
-        self._book: dict | None = None
+        self._use_book = bool(use_book)
+        self._book: dict | None = None if use_tree and use_book else {}  # {}: no book
         self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
 
     def settings(self) -> tuple:
-        """Return (use_tree, folder, budget, live, memo): what a copy of this solver is made with."""
-        return self._use_tree, self._folder, self.budget, self.live, self.exact_live.memo
+        """Return (use_tree, folder, budget, live, memo, use_book): what a copy of this solver is made with."""
+        return self._use_tree, self._folder, self.budget, self.live, self.exact_live.memo, self._use_book
 
     def __reduce__(self):
         # a pickle holds the game (its factory call, Game.made_by) and the settings, not the tree or
@@ -302,22 +306,21 @@ class Solver:
             from solver.core import artifacts  # defers pyarrow to the first book lookup
 
             self._book = {}
-            if self._use_tree:
-                try:
-                    self._book, _ = artifacts.read_book(self.game, self._folder)
-                except artifacts.MissingTableError:
-                    log.info("no opener book for %s", self.game.title)
-                except artifacts.ArtifactError as err:
-                    problem = " ".join(str(err).split())
-                    if problem not in _WARNED:
-                        _WARNED.add(problem)
-                        log.warning("opener book of %s not used: %s", self.game.title, problem)
+            try:
+                self._book, _ = artifacts.read_book(self.game, self._folder)
+            except artifacts.MissingTableError:
+                log.info("no opener book for %s", self.game.title)
+            except artifacts.ArtifactError as err:
+                problem = " ".join(str(err).split())
+                if problem not in _WARNED:
+                    _WARNED.add(problem)
+                    log.warning("opener book of %s not used: %s", self.game.title, problem)
         return self._book
 
     def book_choice(self, state: State) -> ExactChoice | None:
         """Return the opener book's choice of an off-tree state one guess into the game (its value proven,
-        or a top-k strategy's), or None when the book does not cover it."""
-        if len(state.history) != 1 or not self._use_tree:
+        or a top-k strategy's), or None when the book does not cover it (or with the greedy live mode)."""
+        if len(state.history) != 1 or self.live != "exact":
             return None
         found = self.book.get(tuple(int(x) for x in state.history[0]))
         if found is None:
@@ -331,7 +334,7 @@ class Solver:
         tree = self.tree
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
-        if "choice" not in state._live and self.live == "exact":
+        if "choice" not in state._live:
             booked = self.book_choice(state)
             if booked is not None:
                 state._live["choice"], state._live["exact"] = None, booked
