@@ -4,7 +4,8 @@ Run as ``python -m pipeline.benchmarks [section ...]`` with sections ``tables``,
 ``live`` (the worst live guess of every game without its tree), ``exactlive`` (the exact search off the
 tree), ``exactgames`` (the other games off the tree: exact live against greedy), ``cards4``, ``state`` (the `wordle`
 state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency and throughput; needs the
-web extra), ``book`` (the opener book and the quick estimate); default: all. Figures are printed, never
+web extra), ``book`` (the opener book and the quick estimate), ``advice`` (states after favourite and
+random openers played out against their optima: tens of minutes); default: all. Figures are printed, never
 asserted: goals live in the docs' benchmarks page.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from pipeline.benchmarks.advice import bench_advice
 from pipeline.benchmarks.boards import bench_boards
 from pipeline.benchmarks.book import bench_book
 from pipeline.benchmarks.exact import bench_exact
@@ -28,7 +30,7 @@ def bench_state() -> None:
 
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
             "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
-            "web": bench_web, "book": bench_book}
+            "web": bench_web, "book": bench_book, "advice": bench_advice}
 
 
 def main(argv: list[str]) -> None:
