@@ -11,7 +11,7 @@ the offline `pipeline`, and the faces `solver.cli`, `solver.web`, `solver.wordle
 """
 from importlib import import_module
 
-from solver.core.version import __version__
+from solver.core.version import installed_version
 
 _GAMES = ("battleship", "cards", "wordle", "mastermind", "bulls", "generic")
 _MODULES = {name: f"solver.games.{name}" for name in _GAMES}
@@ -25,6 +25,8 @@ __all__ = ["__version__", *_MODULES, *_NAMES]
 def __getattr__(name: str):
     """Load a game module or a main name when first asked for (PEP 562), so that `import solver`
     stays light."""
+    if name == "__version__":
+        return installed_version()
     if name in _MODULES:
         module = import_module(_MODULES[name])
     elif name in _NAMES:

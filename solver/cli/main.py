@@ -68,7 +68,7 @@ from solver.core.runtime import LIVE_MODES, get_solver
 from solver.core.progress import terminal_progress
 from solver.core.registry import UsageError
 from solver.core.strategy import LIVE_BUDGET
-from solver.core.version import __version__
+from solver.core.version import installed_version
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
                   rich_markup_mode="markdown")
@@ -76,7 +76,7 @@ app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_ena
 
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(f"deduce {__version__}")
+        typer.echo(f"deduce {installed_version()}")
         raise typer.Exit()
 
 
