@@ -333,14 +333,16 @@ def test_wordle_review_after_a_game_and_in_the_coach(page: Page, server: str):
     rows = review_rows(page, "#play-review")
     expect(rows).to_have_count(len(guesses))
     heads = page.locator("#play-review .review-table thead th")
-    expect(heads).to_have_count(10)
-    assert all(heads.nth(i).get_attribute("scope") == "col" for i in range(10))
+    expect(heads).to_have_count(11)  # ..., cost, skill
+    assert all(heads.nth(i).get_attribute("scope") == "col" for i in range(11))
     weak = rows.nth(1).locator("td")
     expect(weak.nth(1)).to_have_text("BURNT")
     expect(weak.nth(7)).to_have_text(expected["guesses"][1]["best_guess"])
-    mark = {"proven": "", "approximate": "~", "bound": "\u2265"}[expected["guesses"][1]["cost_kind"]]
+    mark = {"proven": "", "approximate": "~", "bound": "\u2265", "estimate": "\u2248"}[expected["guesses"][1]["cost_kind"]]
     expect(weak.nth(9)).to_have_text(f"{mark}{expected['guesses'][1]['cost']:.3f}")
+    expect(weak.nth(10)).to_have_text(str(round(expected["guesses"][1]["skill"])))
     expect(rows.nth(0).locator("td").nth(9)).to_have_text("0")
+    expect(rows.nth(0).locator("td").nth(10)).to_have_text("100")
     expect(rows.nth(0).locator(".mini")).to_have_count(5)
     expect(page.locator("#play-review .review-summary")).to_contain_text(f"Skill {expected['skill']}/100")
     expect(page.locator("#play-review .review-share-text")).to_have_text(expected["share"])
