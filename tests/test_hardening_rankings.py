@@ -3,6 +3,7 @@ with different `--slice`s keep both runs' openers (each rewrite of the ranking f
 file holds under its lock)."""
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 
 from pipeline import cluster
@@ -48,3 +49,22 @@ def test_a_merge_keeps_an_exact_total_over_a_bound_and_the_higher_bound():
         OpenerTotal(1, "A", 45, False, 2.0)
     assert better(None, low) is low and better(low, exact) is exact and better(exact, high) is exact
     assert better(low, high) is high and better(high, low) is high
+
+
+@pytest.mark.parametrize("total, seconds", [(0, 1.0), (-1, 1.0), (10, float("nan")), (200, -2.0)])
+def test_a_ranking_with_impossible_figures_is_refused(ranking_game, tmp_path, total, seconds):
+    # a total below 2 x targets - 1 cannot be, whatever the checksum says (recomputed here, as by hand)
+    game, table, order = ranking_game
+    rank_openers(game, table, order[:3], keep=3, folder=tmp_path, selection="best:3")
+    path = artifacts.artifact_path(artifacts.OPENERS, game, tmp_path)
+    data, meta = artifacts.read(artifacts.OPENERS, game, tmp_path)
+    totals = data.column("total").to_pylist()
+    times = data.column("seconds").to_pylist()
+    totals[0], times[0] = total, seconds
+    data = data.set_column(1, "total", pa.array(totals, pa.int64())).set_column(3, "seconds", pa.array(times))
+    base = {"schema_version", "kind", "game", "variant", "fingerprint", "code_version", "build_time", "content_sha256"}
+    artifacts.write(artifacts.OPENERS, game, data.replace_schema_metadata(None),
+                    {k: v for k, v in meta.items() if k not in base}, tmp_path)
+    with pytest.raises(artifacts.ArtifactError, match="is at least"):
+        artifacts.read_openers(game, tmp_path)
+    assert path.exists()

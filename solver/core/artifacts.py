@@ -305,17 +305,25 @@ def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, d
 
 def read_openers(game: Game, folder: Path | None = None) -> tuple[dict[int, tuple[int, bool, float]], dict[str, str]]:
     """Return ({opener row: (total, proven exact, seconds)}, metadata) of a game's opener ranking;
-    MissingTableError or ArtifactError (naming the file) as `read`, also for other columns or an
-    opener that is not a guess of the game."""
+    MissingTableError or ArtifactError (naming the file) as `read`, also for other columns, an
+    opener that is not a guess of the game, or a total below the least possible (2 x targets - 1) or
+    seconds that are negative or not finite."""
     table, meta = read(OPENERS, game, folder)
     path = artifact_path(OPENERS, game, folder)
     if tuple(table.schema.names) != OPENER_COLUMNS:
         raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not {', '.join(OPENER_COLUMNS)}: "
                             f"{REBUILD}")
     out = {}
+    least = 2 * game.n_targets - 1  # the opener itself in one guess, every other target in two at best
     try:
         for label, total, proven, seconds in zip(*(table.column(n).to_pylist() for n in OPENER_COLUMNS)):
-            out[game.index_of(label)] = (int(total), bool(proven), float(seconds))
+            row = game.index_of(label)
+            if not (isinstance(total, int) and total >= least and seconds is not None and 0 <= seconds < float("inf")):
+                raise ArtifactError(f"{path}: {label} has total {total!r} and seconds {seconds!r}; every total of "
+                                    f"{game.title} is at least {least}: {REBUILD}")
+            out[row] = (int(total), bool(proven), float(seconds))
+    except ArtifactError:
+        raise
     except (KeyError, ValueError, TypeError) as err:
         raise ArtifactError(f"{path} holds an opener that is not a guess of {game.title} ({err}): {REBUILD}") from None
     return out, meta
