@@ -177,3 +177,9 @@ def test_the_limits_are_checked_and_exported(monkeypatch):
     monkeypatch.setenv("DEDUCE_WEB_MAX_CONNECTIONS", "many")
     with pytest.raises(ValueError, match="DEDUCE_WEB_MAX_CONNECTIONS must be a whole number"):
         web.Limits.from_env()
+
+
+@pytest.mark.parametrize("text", ["inf", "nan", "0", "-3"])
+def test_a_timeout_must_be_finite_and_positive(text):
+    with pytest.raises(ValueError, match="positive, finite number of seconds"):
+        web.Limits.from_env({"DEDUCE_WEB_HEADER_TIMEOUT": text})

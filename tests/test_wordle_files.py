@@ -238,3 +238,12 @@ def test_concurrent_runs_writing_one_state_file_lose_no_game(tmp_path):
     assert saved["total_rounds"] == len(words) and len(saved["games"]) == len(words)
     assert sorted(game["answer"] for game in saved["games"]) == sorted(w.upper() for w in words)
     assert [p.name for p in folder.iterdir()] == ["same.json"]  # no lock or temporary file left
+
+
+def test_a_state_file_starting_with_a_byte_order_mark_is_read(tmp_path):
+    plain = tmp_path / "plain.json"
+    marked = tmp_path / "marked.json"
+    plain.write_text('{"total_rounds": 0, "games": []}', encoding="utf-8")
+    marked.write_text('{"total_rounds": 0, "games": []}', encoding="utf-8-sig")
+    assert marked.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert load_state(marked) == load_state(plain)

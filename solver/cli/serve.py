@@ -8,6 +8,7 @@ through its Config.
 """
 from __future__ import annotations
 
+import math
 import os
 import socket
 from dataclasses import dataclass, fields
@@ -41,8 +42,8 @@ class Limits:
                 continue
             if item.name in least and value < least[item.name]:
                 raise ValueError(f"{label} must be at least {least[item.name]}, not {value}")
-            if item.name not in least and not value > 0:
-                raise ValueError(f"{label} must be a positive number of seconds, not {value}")
+            if item.name not in least and not 0 < value < math.inf:
+                raise ValueError(f"{label} must be a positive, finite number of seconds, not {value}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **given: Any) -> "Limits":

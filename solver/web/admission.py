@@ -52,8 +52,9 @@ class Limits:
         if self.live_workers < 1 or self.live_queue < 0:
             raise ValueError(f"live workers must be at least 1 and the queue at least 0, not {self.live_workers} "
                              f"and {self.live_queue}")
-        if not (self.header_timeout > 0 and self.body_timeout > 0):
-            raise ValueError(f"timeouts must be positive seconds, not {self.header_timeout} and {self.body_timeout}")
+        if not (0 < self.header_timeout < math.inf and 0 < self.body_timeout < math.inf):
+            raise ValueError(f"timeouts must be positive, finite seconds, not {self.header_timeout} and "
+                             f"{self.body_timeout}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Limits":

@@ -256,4 +256,4 @@ def load_state(path: str | Path) -> State:
         if err.errno in (errno.ENOENT, errno.ENOTDIR):  # no such file (yet)
             return State()
         raise WordleError(str(err)) from None
-    return parse_state(text, f"state file {path}")
+    return parse_state(text.removeprefix("\ufeff"), f"state file {path}")  # a byte-order mark an editor may add
