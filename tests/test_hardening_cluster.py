@@ -103,6 +103,18 @@ def test_an_address_that_never_answers_and_a_scheduler_without_workers_end_with_
     one_line_error(result, "no Dask worker joined the scheduler")
 
 
+def test_a_refused_address_and_one_that_is_no_address_say_so(tmp_path):
+    with socket.socket() as closed:  # a port nobody listens on: connections to it are refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    result = run(CLI, ["tables", "mastermind", "--backend", "dask", "--scheduler", address], tmp_path)
+    one_line_error(result, f"the Dask scheduler '{address}' refused the connection")
+    for args in (("tables", "mastermind"), ("openers", "wordle", "--exact", "--words", "CRANE")):  # CRANE: ranked
+        result = run(CLI, [*args, "--backend", "dask", "--scheduler", "not a url"], tmp_path)
+        assert result.returncode == 2 and "--scheduler 'not a url' is not an address" in result.stderr, result.stderr
+
+
 def start(args, log: Path) -> subprocess.Popen:
     return subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=log.parent,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)

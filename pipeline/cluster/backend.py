@@ -33,6 +33,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import re
 import socket
 import tempfile
 import threading
@@ -75,6 +76,9 @@ def check_options(backend: str, scheduler: str | None) -> None:
         raise UsageError("--scheduler needs --backend dask")
     if scheduler is not None and not scheduler.strip():
         raise UsageError("--scheduler is empty: give the scheduler's address, tcp://HOST:PORT")
+    if scheduler is not None and not SCHEDULER_ADDRESS.fullmatch(scheduler.strip()):
+        raise UsageError(f"--scheduler {excerpt(scheduler)} is not an address: give tcp://HOST:PORT (or tls://, or "
+                         "HOST:PORT)")
     if backend == "dask":
         import_distributed()
 
@@ -538,6 +542,25 @@ class QuietLogs:
         self._levels = {}
 
 
+# scheme://HOST:PORT or HOST:PORT (Dask's tcp by default); HOST a name, an IPv4 address or [an IPv6 one]
+SCHEDULER_ADDRESS = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}")
+
+
+def _refused(address: str, seconds: float) -> None:
+    """Raise ClusterError when nothing listens at a tcp address (the connection is refused at once):
+    Dask's own connect would retry until its timeout and say the scheduler did not answer."""
+    match = re.fullmatch(r"(?:tcp://)?\[?([^\]/]+?)\]?:([0-9]+)", address.strip())
+    if match is None:  # another scheme (tls://, ...): Dask's handshake says what is wrong
+        return
+    try:
+        socket.create_connection((match[1], int(match[2])), timeout=seconds).close()
+    except ConnectionRefusedError:
+        raise ClusterError(f"the Dask scheduler {excerpt(address)} refused the connection: is a scheduler running "
+                           "there (dask scheduler)?") from None
+    except OSError:  # unreachable, a name that does not resolve, a timeout: the handshake reports it
+        return
+
+
 def handshake(address: str, seconds: float) -> None:
     """Raise ClusterError unless a Dask server at `address` answers the handshake of Dask's protocol
     within `seconds`. `distributed.Client(timeout=...)` bounds the TCP connection but then waits for
@@ -552,6 +575,7 @@ def handshake(address: str, seconds: float) -> None:
                                               **Security().get_connection_args("client")), seconds)
         await comm.close()
 
+    _refused(address, seconds)
     with ThreadPoolExecutor(1, thread_name_prefix="deduce-handshake") as pool:
         try:
             pool.submit(asyncio.run, exchange()).result()
