@@ -19,7 +19,7 @@ it stops is logged and its outcome is not kept.
 
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
 (codes[all guesses, candidates], a kernel call), its memo emptied before each search. The sub-games
-of recent states are kept (LRU, SEARCHERS) so that asking again saves the table; choices are kept per
+of recent states are kept (LRU, at most SEARCHER_BYTES) so that asking again saves the table; choices are kept per
 state and budget (LRU, VALUES entries): a kept choice is the one a new search would make, only sooner.
 Ratings (`rate`, `guess_totals`) share their budget's work out equally among the guesses asked, each
 searched from an empty memo, so a guess's rating does not depend on the others asked with it.
@@ -53,7 +53,10 @@ MAX_TABLE = 20_000_000
 MAX_CANDIDATES = 2000
 RATE_TABLE = 40_000_000  # a rating asked for (`rate(large=True)`) takes Wordle's root: 12972 x 2315
 RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then top-k; the rest for worst cases
-SEARCHERS = 4  # recent sub-games kept with their memo, in this process (each: its table and ~10-20 MB of memo)
+# recent sub-games kept, in this process: at most this many bytes of their tables and workspaces (a
+# Wordle state of 300 candidates: about 25 MB with both searchers), so that many states of large games,
+# or of many word lists, never add up
+SEARCHER_BYTES = 96 * 2**20
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
 ROUND_SECONDS = 2.0  # a proof with a progress display reports this often
@@ -132,6 +135,13 @@ class _SubGame:
             self._top = Searcher(self._sub, self._table, self._options(
                 mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
         return self._top
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of this sub-game's table and workspaces, the top-k searcher counted before it
+        is made (as large as the proof's)."""
+        searcher_bytes = sum(a.nbytes for a in self.prove.ws if isinstance(a, np.ndarray)) + self.prove.table.nbytes
+        return self._table.nbytes + 2 * searcher_bytes
 
     def empty_memos(self) -> None:
         """Empty the memo of both searchers: a search then depends on its own input only."""
@@ -372,20 +382,21 @@ class ExactLive:
         return positions.tobytes(), len(history), hard
 
     def _subgame(self, positions: np.ndarray) -> _SubGame:
-        """Return the kept sub-game of exactly these candidates, else a new one (the SEARCHERS most
+        """Return the kept sub-game of exactly these candidates, else a new one (the most
         recent of all games are kept: they save the table, never change an answer)."""
         key = (self._token, positions.tobytes())
         with _SUBGAMES_LOCK:
             sub = _SUBGAMES.get(key)  # marks it the most recently used
         if sub is None:
             sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
-            with _SUBGAMES_LOCK:
-                _SUBGAMES[key] = sub
+            if sub.nbytes <= _SUBGAMES.maxsize:  # a larger one is used once, not kept
+                with _SUBGAMES_LOCK:
+                    _SUBGAMES[key] = sub
         return sub
 
 
 _NO_CHOICE = object()  # kept for a state whose search found no choice within its budget
 # the sub-games of every game, most recently used last: (their ExactLive's token, candidates) -> sub-game
-_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = LRUCache(maxsize=SEARCHERS)
+_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = LRUCache(maxsize=SEARCHER_BYTES, getsizeof=lambda sub: sub.nbytes)
 _TOKENS = itertools.count()
 _SUBGAMES_LOCK = threading.Lock()
