@@ -34,8 +34,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 SIBLINGS = {"faces"}
 
 # What an import inside a function may defer: slow to import (Numba, pyarrow, joblib 0.3 s;
-# rich 0.1 s of every `wordle` start in test mode) or in an optional extra (web, dask, plot).
-HEAVY = {"numba", "pyarrow", "joblib", "rich", "fastapi", "starlette", "uvicorn", "pydantic", "httpx",
+# rich 0.1 s of every `wordle` start in test mode; importlib.metadata 80 ms of every start, for the
+# version) or in an optional extra (web, dask, plot).
+HEAVY = {"numba", "pyarrow", "joblib", "rich", "importlib", "fastapi", "starlette", "uvicorn", "pydantic", "httpx",
          "dask", "distributed", "matplotlib"}
 
 

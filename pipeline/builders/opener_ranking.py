@@ -277,6 +277,19 @@ def load_ranking(game: Game, options: SearchOptions, folder: Path | None = None)
             for row, (total, proven, seconds) in rows.items()}
 
 
+def settled(results, beta: int | None) -> list[OpenerTotal]:
+    """Return the results as a run's timing cannot change them: with the final cut-off `beta`, every
+    total at or above it (an exact total found while the cut-off was still higher, or a bound proven
+    against an earlier, higher cut-off) becomes the bound `beta`, not proven exact. A bound proven
+    against any cut-off is at least the final one (cut-offs only fall), so this is a true bound; and an
+    opener below the final cut-off is proven exact in any run. So two runs of one command, on any
+    number of workers, give the same totals and flags (the seconds are the runs' own)."""
+    if beta is None:
+        return list(results)
+    return [r if r.proven_exact and r.total < beta else OpenerTotal(r.row, r.label, beta, False, r.seconds)
+            for r in results]
+
+
 def write_ranking(game: Game, results, options: SearchOptions, extra: dict, folder: Path | None = None) -> Path:
     """Write the ranking file atomically (`solver.core.atomic`, as `solver.core.artifacts.write` does): one row
     per opener, best first; columns opener, total (exact, or a proven lower bound), proven (exact),
@@ -434,7 +447,7 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
             now = time.monotonic()  # this run's wall time since its last rewrite, added to the file's
             wall = (wall_seconds(path) if there else 0.0) + now - state["counted"]
             state["counted"] = now
-            return write_ranking(game, known.values(), options,
+            return write_ranking(game, settled(known.values(), beta()), options,
                                  {**extra, "selection": chosen, "cutoff": beta() or "none",
                                   "wall_seconds": f"{wall:.3f}"}, folder)
 
@@ -463,5 +476,5 @@ def rank_openers(game: Game, table: np.ndarray, rows, keep: int = 1, cutoff: int
         shared.close()
         if state["new"] or not ranking_path(game, folder).exists():
             save()
-    return Ranking(sorted(known.values(), key=_sort_key), ranking_path(game, folder), state["new"],
+    return Ranking(sorted(settled(known.values(), beta()), key=_sort_key), ranking_path(game, folder), state["new"],
                    len(rows) - len(todo), beta(), time.monotonic() - began)
