@@ -104,6 +104,11 @@ def warm_live_search(games: list[Game]) -> None:
     """Load the live search's kernels of each game once (compiling them into Numba's cache the first
     time, about 20 s a game), so that the first live request of a player's process does not wait."""
     began = time.perf_counter()
-    for game in games:
-        ExactLive(game).warm()
+    with make_progress() as progress:  # a bar that moves (its clock ticks) while Numba compiles
+        task = progress.add_task("live search kernels (compiled once after an install)", total=len(games))
+        for game in games:
+            progress.update(task, description=f"live search kernels: {game.key}")
+            ExactLive(game).warm()
+            progress.advance(task)
+        progress.update(task, description="live search kernels")
     stderr_console().print(f"live search kernels: ready in {time.perf_counter() - began:.1f} s")

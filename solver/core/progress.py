@@ -1,10 +1,16 @@
 """Progress bars on standard error, shared by the CLI's long commands and the pipeline's builds."""
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 from contextlib import contextmanager
 from functools import cache
 from typing import Callable, Iterator
+
+log = logging.getLogger(__name__)
+FIRST_CALL_NOTICE = 1.0  # seconds a kernel's first call may take before the user is told why
+_TOLD = threading.Event()  # the notice is given once a process
 
 
 @cache
@@ -39,3 +45,28 @@ def terminal_progress(description: str, total: int | None) -> Iterator[Callable[
     with make_progress(transient=True) as progress:
         task = progress.add_task(description, total=total)
         yield lambda n=1: progress.advance(task, n)
+
+
+@contextmanager
+def first_call_notice(dispatcher, what: str, after: float = FIRST_CALL_NOTICE) -> Iterator[None]:
+    """Run the block (a call of the Numba `dispatcher`); if it is the dispatcher's first call in this
+    process and it takes more than `after` seconds (Numba compiling the kernel: its cache is empty after
+    an install, or stale after an upgrade), log a WARNING saying what is being prepared and for how
+    long, while the call goes on, once a process (the CLI prints it as ``warning: ...`` on stderr)."""
+    if getattr(dispatcher, "signatures", True):  # loaded already (or no Numba): nothing to wait for
+        yield
+        return
+    done = threading.Event()
+
+    def tell() -> None:
+        if not done.wait(after) and not _TOLD.is_set():
+            _TOLD.set()
+            log.warning("preparing %s for this machine: Numba compiles them once after an install or an upgrade "
+                        "(about a minute in all); later runs start at once", what)
+
+    threading.Thread(target=tell, name="first-call-notice", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from solver.core.game import Game
+from solver.core.progress import first_call_notice
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,9 @@ def feedback_table(game: Game, guesses=None, targets=None) -> np.ndarray:
     guess_rows = np.ascontiguousarray(game.rows[g])
     target_rows = np.ascontiguousarray(game.rows[t])
     if HAVE_NUMBA:
-        rule_kernels(game.rule)[0](guess_rows, target_rows, out)
+        kernel = rule_kernels(game.rule)[0]
+        with first_call_notice(kernel, "the game's kernels"):
+            kernel(guess_rows, target_rows, out)
     else:
         for i, row in enumerate(guess_rows):
             out[i] = [game.rule(row, target) for target in target_rows]
@@ -153,8 +156,10 @@ def partition_scores(game: Game, guesses, candidates, table: np.ndarray | None =
     else:
         c = _indices(candidates, game.n_guesses, "candidates")
         if HAVE_NUMBA:
-            rule_kernels(game.rule)[1](np.ascontiguousarray(game.rows[g]),
-                               np.ascontiguousarray(game.rows[c]), game.n_codes, get_num_threads(), sum_sq, entropy)
+            kernel = rule_kernels(game.rule)[1]
+            with first_call_notice(kernel, "the game's kernels"):
+                kernel(np.ascontiguousarray(game.rows[g]), np.ascontiguousarray(game.rows[c]), game.n_codes,
+                       get_num_threads(), sum_sq, entropy)
             return sum_sq, entropy
         codes = feedback_table(game, g, c)
     for i, row in enumerate(codes):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.game import Game
+from solver.core.progress import first_call_notice
 from solver.core.search import kernel
 from solver.core.search.kernel import INF, Workspace
 from solver.core.search.nodes import Nodes
@@ -337,8 +338,10 @@ class Searcher:
         self.ws.local_b[0] = 0  # a guess forced at the root is valued with no pass of this search's behind it
         if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():
             wait_for_straggler(self)
-            return int(kernel.search(*args))
-        return run_watched([self], lambda searcher: int(kernel.search(*args)))[0]
+            with first_call_notice(kernel.search, "the exact search's kernels"):
+                return int(kernel.search(*args))
+        with first_call_notice(kernel.search, "the exact search's kernels"):
+            return run_watched([self], lambda searcher: int(kernel.search(*args)))[0]
 
     # -- the first levels with symmetry: guesses reduced to one per class of equivalent guesses --
     @property
