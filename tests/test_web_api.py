@@ -687,3 +687,12 @@ def test_a_review_of_more_guesses_than_allowed_is_refused(client):
     lost = client.post("/api/review", json={**body, "guesses": words[:6]}).json()
     assert lost["lost"] is True and lost["won"] is False and lost["skill"] < 30
     assert all(g["to_go"] is not None and g["skill"] is not None for g in lost["guesses"])
+
+
+def test_an_off_tree_subtree_too_large_to_play_out_is_refused_at_once(client):
+    # cards n4 after a first guess of the player's own: 17550 candidates (minutes to play out live)
+    path = [{"guess": "2C 3C 4C 5C", "feedback": [0, 0, 0, 4, 0]}]
+    answer = client.post("/api/tree", json={"game": "cards", "variant": "n4", "path": path})
+    assert "17550 candidates" in assert_error(answer, 422, "path") and "too many to play out live" in answer.text
+    result = CliRunner().invoke(cli, ["tree", "cards", "--variant", "n4", "--path", "2C 3C 4C 5C=0,0,0,4,0"])
+    assert result.exit_code == 1 and "too many to play out live (at most 1000)" in result.stderr

@@ -18,6 +18,22 @@ from solver.core.runtime import Solver, State, Tree
 from solver.core.game import Game
 
 PYTHON_RULE_LIMIT = 256  # up to this many targets the rule runs in Python: no Numba load for small splits
+# candidates: above this, an off-tree state's subtree is not played out live (each of its states is a live
+# search: cards n=4 after a first guess, 17550 candidates, took minutes)
+PLAY_OUT_LIMIT = 1000
+
+
+class PlayOutTooLarge(ValueError):
+    """An off-tree subtree too large to play out live; the message says how large and what to ask instead."""
+
+
+def play_out(solver: Solver, state: State, limit: int = PLAY_OUT_LIMIT) -> "NodeArrays":
+    """Return `walk(solver, state)`, the subtree the solver plays from an off-tree `state`, unless it has
+    more than `limit` candidates: PlayOutTooLarge then."""
+    if state.remaining > limit:
+        raise PlayOutTooLarge(f"{state.remaining} candidates after {state.history_text()} are too many to play "
+                              f"out live (at most {limit}): give one more GUESS=FEEDBACK to see the tree below it")
+    return walk(solver, state)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from solver.analysis.notation import history_text, label_list, show_feedback
-from solver.analysis.walk import NodeArrays, replay, walk
+from solver.analysis.walk import NodeArrays, play_out, replay
 from solver.core.runtime import Solver, State
 from solver.core.registry import UsageError
 
@@ -35,7 +35,7 @@ def locate(solver: Solver, steps: Sequence[tuple[int, int]]) -> View:
     state = replay(solver, steps)
     if state.node is not None and solver.tree is not None:
         return View(solver, state, NodeArrays.from_tree(solver.tree), state.node, live=False)
-    return View(solver, state, walk(solver, state), 0, live=True)
+    return View(solver, state, play_out(solver, state), 0, live=True)
 
 
 def summary(view: View, show: int) -> list[str]:

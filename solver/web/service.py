@@ -23,7 +23,7 @@ from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import check_guess_limit
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
-from solver.analysis.walk import NodeArrays, start_state, walk
+from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_state
 from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
@@ -509,8 +509,9 @@ def _histogram(key: Key, node: int) -> dict[int, int]:
 @lru_cache(maxsize=RESULTS)
 def tree_view(key: Key, steps: Steps) -> dict[str, Any]:
     """Return the /api/tree answer: the node `steps` reach, its children and distribution. Off the
-    tree the node's subtree is played out live by `walk.walk` (what `deduce tree --path` shows), so the
-    figures are the live strategy's."""
+    tree the node's subtree is played out live by `walk.play_out` (what `deduce tree --path` shows), so the
+    figures are the live strategy's; FieldError naming `path` when it has more than `walk.PLAY_OUT_LIMIT`
+    candidates."""
     state, game = state_of(key, steps), game_of(key)
     if _solved(state):
         node = {"guess": None, "remaining": state.remaining, "depth": len(steps), "expected_guesses": None,
@@ -520,7 +521,10 @@ def tree_view(key: Key, steps: Steps) -> dict[str, Any]:
         nodes, at = nodes_of(key), state.node
         worst, histogram = _worst(key, at), _histogram(key, at)
     else:
-        nodes, at = walk(state.solver, state), 0
+        try:
+            nodes, at = play_out(state.solver, state), 0
+        except PlayOutTooLarge as err:
+            raise FieldError("path", err) from None
         worst, histogram = nodes.worst(at), nodes.histogram(at)
     depth, remaining = int(nodes.depth[at]), int(nodes.remaining[at])
     children = [{"feedback": feedback_out(game, int(nodes.code[c])), "remaining": int(nodes.remaining[c]),
