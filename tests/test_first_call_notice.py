@@ -12,8 +12,14 @@ class Dispatcher:
         self.signatures = signatures
 
 
+class Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
 def test_a_slow_first_call_is_explained_once(monkeypatch, caplog):
     monkeypatch.setattr(progress, "_TOLD", threading.Event())
+    monkeypatch.setattr(progress.sys, "stderr", Terminal())
     caplog.set_level(logging.WARNING, logger="solver.core.progress")
     told = threading.Event()
     monkeypatch.setattr(progress.log, "warning", lambda *args: (caplog.records.append(args), told.set()))
@@ -24,10 +30,16 @@ def test_a_slow_first_call_is_explained_once(monkeypatch, caplog):
     assert sum(1 for r in caplog.records if isinstance(r, tuple)) == 1  # once a process
 
 
-def test_a_loaded_kernel_is_not_explained(monkeypatch):
+def test_a_loaded_kernel_or_a_script_gets_no_notice(monkeypatch):
     monkeypatch.setattr(progress, "_TOLD", threading.Event())
     calls = []
     monkeypatch.setattr(progress.log, "warning", lambda *args: calls.append(args))
+    monkeypatch.setattr(progress.sys, "stderr", Terminal())
     with progress.first_call_notice(Dispatcher([("int64",)]), "the kernels", after=0.0):
         pass
+    monkeypatch.undo()
+    monkeypatch.setattr(progress, "_TOLD", threading.Event())
+    monkeypatch.setattr(progress.log, "warning", lambda *args: calls.append(args))
+    with progress.first_call_notice(Dispatcher([]), "the kernels", after=0.0):  # stderr captured: no terminal
+        threading.Event().wait(0.2)
     assert calls == []

@@ -52,9 +52,10 @@ def first_call_notice(dispatcher, what: str, after: float = FIRST_CALL_NOTICE) -
     """Run the block (a call of the Numba `dispatcher`); if it is the dispatcher's first call in this
     process and it takes more than `after` seconds (Numba compiling the kernel: its cache is empty after
     an install, or stale after an upgrade), log a WARNING saying what is being prepared and for how
-    long, while the call goes on, once a process (the CLI prints it as ``warning: ...`` on stderr)."""
-    if getattr(dispatcher, "signatures", True):  # loaded already (or no Numba): nothing to wait for
-        yield
+    long, while the call goes on, once a process (the CLI prints it as ``warning: ...`` on stderr). Only
+    when standard error is a terminal: a person waits there; a script's output stays as it was."""
+    if getattr(dispatcher, "signatures", True) or not sys.stderr.isatty():  # loaded already (or no Numba),
+        yield  # or no person at a terminal to tell: the output of scripts and pipes stays what it was
         return
     done = threading.Event()
 
