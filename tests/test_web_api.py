@@ -695,4 +695,4 @@ def test_an_off_tree_subtree_too_large_to_play_out_is_refused_at_once(client):
     answer = client.post("/api/tree", json={"game": "cards", "variant": "n4", "path": path})
     assert "17550 candidates" in assert_error(answer, 422, "path") and "too many to play out live" in answer.text
     result = CliRunner().invoke(cli, ["tree", "cards", "--variant", "n4", "--path", "2C 3C 4C 5C=0,0,0,4,0"])
-    assert result.exit_code == 1 and "too many to play out live (at most 1000)" in result.stderr
+    assert result.exit_code == 1 and "too many to play out live (at most 2000)" in result.stderr

@@ -19,8 +19,9 @@ from solver.core.game import Game
 
 PYTHON_RULE_LIMIT = 256  # up to this many targets the rule runs in Python: no Numba load for small splits
 # candidates: above this, an off-tree state's subtree is not played out live (each of its states is a live
-# search: cards n=4 after a first guess, 17550 candidates, took minutes)
-PLAY_OUT_LIMIT = 1000
+# search: cards n=4 after a first guess, 17550 candidates, took minutes; Mastermind's whole game, 1296,
+# seconds)
+PLAY_OUT_LIMIT = 2000
 
 
 class PlayOutTooLarge(ValueError):
