@@ -20,6 +20,8 @@ from solver.core.runtime import Solver
 from solver.games import wordle
 from tests import reference
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 OPENER, MARKS = "THILL", "YRRRR"  # 232 answers, off the tree (its opener is SALET)
 BUDGET = 0.02  # seconds of work a guess: most searches here end by their work, unproven
 

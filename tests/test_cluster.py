@@ -28,6 +28,8 @@ from solver.games import mastermind
 from tests import exhaustive
 from tests.test_cli import assert_error, invoke, ok
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 
 @pytest.fixture(scope="module")
 def dask_cluster():

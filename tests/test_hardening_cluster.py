@@ -27,6 +27,8 @@ from tests import exhaustive
 from tests.interrupt import interrupt
 from tests.test_cli import ok
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install '.[dask]'")
 
 ROOT = Path(__file__).resolve().parents[1]

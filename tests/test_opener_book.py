@@ -17,6 +17,8 @@ from solver.core.runtime import Solver
 from solver.core.search.live import ExactLive
 from tests import reference
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = BookPlan(top=0, favourites=("CRANE", "HOUSE"))
 

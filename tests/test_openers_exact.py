@@ -27,6 +27,8 @@ from solver.core.registry import get_game
 from tests.interrupt import interrupt
 from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 MASTERMIND = {"1123": 5625, "1122": 5702, "1234": 5673, "1111": 6318}
 
 

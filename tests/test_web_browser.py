@@ -43,6 +43,8 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 from solver.games import mastermind, wordle  # noqa: E402
 from solver.games.wordlists import builtin_answers  # noqa: E402
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 15_000  # any one wait in the page (the live solver can take a few seconds)

@@ -20,6 +20,8 @@ pytest.importorskip("uvicorn", reason="deduce serve needs the web extra: pip ins
 
 from solver.cli import serve as web
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 HOST = "127.0.0.1"
 HEADER_TIMEOUT, BODY_TIMEOUT, MAX_CONNECTIONS = 3, 1, 12
 GIVE_UP = 30.0  # seconds a test waits for the server to act: far past the limits (only reached when it never does)

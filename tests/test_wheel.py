@@ -17,6 +17,8 @@ import pytest
 
 from solver.core.registry import all_variants
 
+pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PLAY_EVERY_VARIANT = """
