@@ -236,3 +236,27 @@ def test_a_surrogate_pair_is_text():
     text = json.dumps({"games": [{"answer": "CRANE", "guesses": ["\U0001f600", "CRANE"]}]})  # "\ud83d\ude00"
     assert "\\ud83d" in text
     assert records.parse_state(text).games[0]["guesses"][0] == "\U0001f600"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="planting a link owned by another user needs root (os.lchown)")
+def test_a_link_planted_by_another_user_in_a_sticky_folder_is_not_followed(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # sticky and world-writable, as /tmp
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    planted, dangling, own = shared / "tree.dot", shared / "state.json", shared / "mine.dot"
+    planted.symlink_to(victim)
+    dangling.symlink_to(tmp_path / "created-by-us.json")
+    for link in (planted, dangling):
+        os.lchown(link, 65534, 65534)  # nobody's link
+    own.symlink_to(tmp_path / "own-target.dot")  # our own link: followed as before
+    for link in (planted, dangling):
+        with pytest.raises(PermissionError, match="belongs to another user"):
+            atomic.write_text(link, "new\n")
+    assert victim.read_text() == "mine\n" and not (tmp_path / "created-by-us.json").exists()
+    atomic.write_text(own, "ours\n")
+    assert (tmp_path / "own-target.dot").read_text() == "ours\n"
+    result = CliRunner().invoke(app, ["tree", "mastermind", "--dot", str(planted)])
+    assert result.exit_code == 1 and "belongs to another user" in result.stderr and "Traceback" not in result.output
+    assert victim.read_text() == "mine\n"

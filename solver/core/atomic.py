@@ -9,7 +9,9 @@ What an output path may be, and what happens to it:
   one file, which the `wordle` program calls for its state file when it starts). An existing file keeps its permission bits
   (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
   write permission for us, or no write bit at all) is refused, not replaced, as editors do.
-* a symbolic link is followed, as editors do: its target is replaced (or created), the link stays.
+* a symbolic link is followed, as editors do: its target is replaced (or created), the link stays;
+  except a link in a sticky world-writable folder that belongs neither to us nor to the folder's owner
+  (one another user planted in /tmp), refused as Linux's ``fs.protected_symlinks`` refuses it.
 * a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is written through:
   opened and written in place, no temporary file, no rename (a FIFO waits for a reader).
 * anything else (a folder, a block device, a socket) is refused.
@@ -62,8 +64,34 @@ def _check_folder(folder: Path, path: Path, parents: bool) -> None:
         raise PermissionError(errno.EACCES, f"folder {folder} is not writable", str(path))
 
 
+def _check_links(path: Path) -> None:
+    """Refuse, as Linux's ``fs.protected_symlinks`` does for open(), to follow a symbolic link that sits
+    in a sticky world-writable folder (/tmp) and belongs neither to us nor to the folder's owner: another
+    user may have planted it to make us write where they cannot. The code follows links itself (to
+    write beside their target and rename), so the kernel's protection would not apply. PermissionError
+    naming `path`; each link of a chain is checked."""
+    current = Path(os.path.abspath(path))
+    for _ in range(40):  # the kernel's limit of links followed
+        try:
+            link = os.lstat(current)
+        except OSError:
+            return
+        if not stat.S_ISLNK(link.st_mode):
+            return
+        try:
+            folder = os.stat(current.parent)
+        except OSError:
+            return
+        sticky_shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+        if sticky_shared and link.st_uid not in (os.geteuid(), folder.st_uid):
+            raise PermissionError(errno.EACCES, "a link in a shared sticky folder that belongs to another user "
+                                  "(not followed)", str(path))
+        current = Path(os.path.abspath(current.parent / os.readlink(current)))
+
+
 def _plan(path: Path, parents: bool) -> _Plan:
     """Check `path` as an output and return how to write it; OSError naming `path` if refused."""
+    _check_links(path)
     try:
         info = os.stat(path)  # follows symbolic links
     except (FileNotFoundError, NotADirectoryError):
