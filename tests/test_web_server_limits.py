@@ -185,3 +185,23 @@ def test_the_limits_are_checked_and_exported(monkeypatch):
 def test_a_timeout_must_be_finite_and_positive(text):
     with pytest.raises(ValueError, match="positive, finite number of seconds"):
         web.Limits.from_env({"DEDUCE_WEB_HEADER_TIMEOUT": text})
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"NOT A REQUEST\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Length: x\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nab",
+    b"GET /api/games HTTP/1.1\r\nHost: t\r\nX-A: a\x00b\r\n\r\n",
+    b"GET /api/games HTTP/1.1\r\n\r\n",  # no Host
+    b"POST /api/games HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+])
+def test_requests_http_cannot_parse_get_the_json_error_shape(server, request_bytes):
+    status, headers, body = exchange(server, request_bytes)
+    assert status == 400 and headers["content-type"] == "application/json", (status, headers, body)
+    assert json.loads(body)["error"]["message"].startswith("the request is not valid HTTP/1.1")
+
+
+def test_a_head_over_the_limit_is_refused_even_in_one_write(server):
+    head = b"GET /api/games HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 70_000 + b"\r\nConnection: close\r\n\r\n"
+    status, headers, body = exchange(server, head)
+    assert status == 431 and json.loads(body)["error"]["message"].endswith("more than 16384 bytes")

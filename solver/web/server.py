@@ -42,8 +42,12 @@ def _error(status: int, reason: str, message: str) -> bytes:
             "connection: close\r\n\r\n").encode("ascii") + body
 
 
+HEAD_LIMIT = 16384  # bytes of a request's line and headers (h11's own limit holds only while they arrive)
+
+
 class Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline and a JSON 503 over the connection limit."""
+    """uvicorn's h11 protocol with a header deadline, a limit on a request's head however it arrives, a
+    JSON 503 over the connection limit, and the API's JSON error shape for requests HTTP cannot parse."""
 
     peak = 0  # the most connections open at once since the last trim (of this process)
     trimming = False  # whether a trim is due
@@ -59,11 +63,31 @@ class Protocol(H11Protocol):
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
         Protocol.peak = max(Protocol.peak, len(self.connections))
+        self._head = 0  # bytes of the current request's head seen so far (None: the head has ended)
         self._arm()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._head = 0
         self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._head is not None:
+            end = data.find(b"\r\n\r\n")
+            seen = self._head + (end + 4 if end >= 0 else len(data))
+            if seen > HEAD_LIMIT:
+                self.transport.write(_error(431, "Request Header Fields Too Large",
+                                            f"the request line and headers take more than {HEAD_LIMIT} bytes"))
+                self.transport.close()
+                return
+            self._head = None if end >= 0 else seen
+        super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        """Answer a request that HTTP cannot parse (a bad request line, Content-Length or chunk size, a
+        NUL in a header, no Host) in the API's JSON error shape, and close the connection."""
+        self.transport.write(_error(400, "Bad Request", f"the request is not valid HTTP/1.1 ({msg.rstrip('.')})"))
+        self.transport.close()
 
     def connection_lost(self, exc) -> None:
         self._disarm()
