@@ -7,6 +7,7 @@ import json
 import signal
 import socket
 import subprocess
+import threading
 import sys
 import time
 import warnings
@@ -696,3 +697,41 @@ def test_an_off_tree_subtree_too_large_to_play_out_is_refused_at_once(client):
     assert "17550 candidates" in assert_error(answer, 422, "path") and "too many to play out live" in answer.text
     result = CliRunner().invoke(cli, ["tree", "cards", "--variant", "n4", "--path", "2C 3C 4C 5C=0,0,0,4,0"])
     assert result.exit_code == 1 and "too many to play out live (at most 2000)" in result.stderr
+
+
+def test_ctrl_c_during_a_live_computation_stops_the_server_at_once():
+    # the live play-out of a cards n4 state of 846 candidates takes seconds to minutes: Ctrl-C stops
+    # its searches, the client gets the JSON 503, and the process ends with 130 without waiting for it
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answers: list = []
+    path = [{"guess": "9C 7D 8D KS", "feedback": [1, 0, 3, 0, 2]}]
+
+    def ask() -> None:
+        answers.append(httpx.post(f"http://127.0.0.1:{port}/api/tree", timeout=300,
+                                  json={"game": "cards", "variant": "n4", "path": path}))
+
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=60)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, server.communicate()
+                time.sleep(0.2)
+        client = threading.Thread(target=ask)
+        client.start()
+        client.join(2.0)  # the play-out is under way (if it ended already, there is nothing to stop)
+        if answers:
+            pytest.skip("the live computation ended before Ctrl-C could be sent")
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)  # not the minutes the computation would take
+        client.join(30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert server.returncode == 130 and "Traceback" not in err
+    assert answers and answers[0].status_code == 503 and "stopping" in answers[0].json()["error"]["message"]

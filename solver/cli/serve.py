@@ -14,6 +14,8 @@ import socket
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
+from solver.core.search.live import stop_all
+
 WEB_APP = "solver.web.app:create_app"  # the application factory uvicorn imports
 WEB_PROTOCOL = "solver.web.server:Protocol"  # uvicorn's h11 protocol with a header timeout
 ENV = "DEDUCE_WEB_"  # the prefix of the variables solver.web.admission reads
@@ -123,4 +125,10 @@ def serve(host: str, port: int, announce: Callable[[str], Any], limits: Limits |
     config.load()  # import the app before announcing it, so that a broken app fails here
     shown = f"[{host}]" if ":" in host else host
     announce(f"Serving on http://{shown}:{port} (Ctrl-C to stop)")
-    uvicorn.Server(config).run(sockets=[sock])
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            stop_all()  # the live searches end at once: their requests get a JSON 503, the workers are free
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[sock])

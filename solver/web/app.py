@@ -30,6 +30,7 @@ try:  # Swagger UI and ReDoc from an installed copy (the web extra), so /docs an
 except ImportError:  # without it FastAPI's own pages would load their scripts from a CDN: no pages then
     FastAPIOffline = None
 
+from solver.core.search.live import Stopped
 from solver.web import service
 from solver.web.admission import BODY_TIMEOUT, Busy, Limits, LivePool
 from solver.web.api import router
@@ -143,6 +144,10 @@ def body_error(request: Request, cause: BaseException | None) -> JSONResponse:
 
 def busy_error(request: Request, exc: Busy) -> JSONResponse:
     return error(503, None, str(exc), {"Retry-After": str(exc.retry_after)})
+
+
+def stopping_error(request: Request, exc: Stopped) -> JSONResponse:
+    return error(503, None, str(exc), {"Connection": "close"})
 
 
 def field_error(request: Request, exc: FieldError) -> JSONResponse:
@@ -293,6 +298,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(Busy, busy_error)
+    app.add_exception_handler(Stopped, stopping_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(FieldError, field_error)
     app.add_exception_handler(ValueError, value_error)

@@ -164,6 +164,44 @@ class _SubGame:
 log = logging.getLogger(__name__)
 
 
+class Stopped(RuntimeError):
+    """The process is stopping (`stop_all`): no live search runs any more."""
+
+
+_STOPPING = threading.Event()
+_RUNNING: set = set()  # the searchers of the live searches running now
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Stop every live search of this process at its next node and refuse any later one (Stopped): a
+    server shutting down answers its waiting requests at once instead of computing on."""
+    from solver.core.search import kernel  # defers Numba: only a process that searched has searchers running
+
+    _STOPPING.set()
+    with _RUNNING_LOCK:
+        for searcher in _RUNNING:
+            searcher.ws.params[kernel.P_WORK_LIMIT] = 1  # the kernel checks it at every node
+
+
+def _running(searcher):
+    """Context: `searcher` counts as running a live search (so that `stop_all` reaches it)."""
+    class Running:
+        def __enter__(self):
+            if _STOPPING.is_set():
+                raise Stopped("the server is stopping: no live search now")
+            with _RUNNING_LOCK:
+                _RUNNING.add(searcher)
+
+        def __exit__(self, *exc):
+            with _RUNNING_LOCK:
+                _RUNNING.discard(searcher)
+            if _STOPPING.is_set():
+                raise Stopped("the server is stopping: the live search was stopped")
+
+    return Running()
+
+
 def search_within(searcher, local: np.ndarray, r: int, guesses, ghash: int, work: float, deadline: float,
                   clock=time.perf_counter) -> tuple[tuple[int, int] | None, bool]:
     """Return ((value, best guess row) of `searcher` on `local` within r guesses, or None if the search
@@ -274,10 +312,13 @@ class ExactLive:
             for searcher, proven, pairs in stages:
                 sub.empty_memos()
                 guesses, ghash = searcher.allowed_after(history)
-                if math.isinf(pairs):  # until proven (or Ctrl-C), with the progress display
-                    found = run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, on_round=self.progress)
-                else:
-                    found, clocked = search_within(searcher, local, r, guesses, ghash, pairs, deadline, clock)
+                with _running(searcher):
+                    if math.isinf(pairs):  # until proven (or Ctrl-C), with the progress display
+                        found = run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, on_round=self.progress)
+                        clocked = False
+                    else:
+                        found, clocked = search_within(searcher, local, r, guesses, ghash, pairs, deadline, clock)
+                if not math.isinf(pairs):
                     if clocked:
                         cut = True
                         log.info("%s: the live search of %d candidates was stopped by the clock (the safety net, "
@@ -360,11 +401,13 @@ class ExactLive:
         until proven, with the progress display), or None if it did not end."""
         sub.empty_memos()
         if math.isinf(work):
-            return run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, row, self.progress)
+            with _running(searcher):
+                return run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, row, self.progress)
         if clock() >= deadline:
             return None
-        found, clocked = searcher.value_within(local, r, work, deadline, guesses, ghash, forced=row, clock=clock,
-                                               every=ROUND_SECONDS)
+        with _running(searcher):
+            found, clocked = searcher.value_within(local, r, work, deadline, guesses, ghash, forced=row, clock=clock,
+                                                   every=ROUND_SECONDS)
         if clocked:
             log.info("%s: a rating of %d candidates was stopped by the clock (the safety net), not its work",
                      self.game.title, local.size)
