@@ -4,8 +4,12 @@ removed its checkpoint folder; bad --game specs are one-line errors. Two ranking
 tests/test_hardening_rankings.py; the Dask backend's failures (item 4): tests/test_hardening_cluster.py."""
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -132,3 +136,22 @@ def test_a_build_goes_on_when_another_removed_its_checkpoint_folder(tmp_path):
     built = exact_build.build(game, table, plan, jobs=1, folder=tmp_path / "both", progress=progress)
     assert removed and (built.total, built.nodes) == (alone.total, alone.nodes)
     assert list(checkpoint_dir(game, plan, tmp_path / "both").glob("class-*.npz"))
+
+
+def test_sigterm_ends_deduce_tables_with_143_and_no_warnings(tmp_path):
+    env = {**os.environ, "DEDUCE_ARTIFACTS": str(tmp_path)}
+    build = subprocess.Popen([sys.executable, "-m", "solver", "tables", "bulls", "--force", "--jobs", "2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 300
+        while not (tmp_path / "table-bulls-default.parquet").exists():  # the tree's tasks start next
+            assert build.poll() is None and time.monotonic() < deadline, build.communicate()
+            time.sleep(0.1)
+        build.send_signal(signal.SIGTERM)
+        _, err = build.communicate(timeout=60)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.communicate()
+    assert build.returncode == 143, err
+    assert "leaked" not in err and "Traceback" not in err and "Warning" not in err, err

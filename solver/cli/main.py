@@ -38,7 +38,14 @@ from solver.cli import review as reviews
 from solver.cli import serve as web
 from solver.cli import views
 from solver.cli.boards import BoardsSession, transcript
-from solver.cli.errors import INTERRUPTED_EXIT, OneLineErrors, domain_errors, fail, show_warnings
+from solver.cli.errors import (
+    INTERRUPTED_EXIT,
+    OneLineErrors,
+    domain_errors,
+    fail,
+    show_warnings,
+    terminated_as_exit,
+)
 from solver.cli.options import (
     FORMATS,
     AllWords,
@@ -459,7 +466,7 @@ def tables(
     from pipeline.custom_game import build_custom  # defers the pipeline (Numba, pyarrow) to this command
     from pipeline.rebuild import build_all  # defers the pipeline (Numba, pyarrow) to this command
 
-    with domain_errors():
+    with terminated_as_exit(), domain_errors():
         if custom is not None and (backend != "local" or scheduler is not None):
             raise UsageError("--game builds on this machine only: drop --backend and --scheduler")
         check_options(backend, scheduler)
