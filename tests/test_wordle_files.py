@@ -66,7 +66,7 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
 
 
 @pytest.mark.parametrize("option, size, message", [
-    ("-S", limits.STATE_LIMIT + 1, "larger than 256 MB, the most a state file may be"),
+    ("-S", limits.STATE_LIMIT + 1, "larger than 64 MB, the most a state file may be"),
     ("-c", limits.CONFIG_LIMIT + 1, "larger than 1 MB, the most a config file may be"),
     ("-f", limits.WORD_LIST_LIMIT + 1, "larger than 16 MB, the most a word list may be"),
 ])

@@ -6,7 +6,8 @@ and anything larger than the cap of its kind, so that no input can make a progra
 exhaust memory. The caps are far above any real file:
 
 * a word list: 16 MB (a million 15-letter words);
-* the `wordle` state file: 256 MB (over 4 million games of history, some 60 bytes each);
+* the `wordle` state file: 64 MB (about a million games of history, some 60 bytes each: loaded in
+  about 4 s with some 400 MB of memory; a larger limit let one process take gigabytes);
 * the `wordle` config file: 1 MB.
 
 `excerpt` quotes a value in a message: its repr on one line, cut to a short prefix and its size.
@@ -19,7 +20,7 @@ import stat
 
 MB = 1 << 20
 WORD_LIST_LIMIT = 16 * MB
-STATE_LIMIT = 256 * MB
+STATE_LIMIT = 64 * MB
 CONFIG_LIMIT = 1 * MB
 EXCERPT = 40  # characters of a quoted value kept in messages
 PATH_SHOWN = 200  # a longer path is cut too

@@ -16,9 +16,9 @@ Every error ends the program with one line on standard error (`error: ...`, as `
 non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
 ends it like Ctrl-C: a state file being saved keeps its old content and no temporary copy). The files read must
 be regular files no larger than their caps (`solver.core.limits`): word lists 16 MB, the state file
-256 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
+64 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
 file is checked for writing before the first game (and the temporary copies a killed run left beside
-it removed), written by `solver.core.atomic`, and never larger than the 256 MB it may be read back. Standard
+it removed), written by `solver.core.atomic`, and never larger than the 64 MB it may be read back. Standard
 output closed early (`wordle ... | head`) ends the program quietly with status 0, as `deduce`.
 """
 from __future__ import annotations

@@ -115,7 +115,7 @@ class State:
 
     def file_text(self, name: str = "state file") -> str:
         """Return `to_json`, or WordleError if that is larger than a state file may be (STATE_LIMIT,
-        256 MB, what `load_state` reads): a file the next run would refuse is never written."""
+        64 MB, what `load_state` reads): a file the next run would refuse is never written."""
         text = self.to_json()
         if len(text) > STATE_LIMIT:
             raise WordleError(f"{name} would be {len(text):,} bytes with this game, more than the "
@@ -247,7 +247,7 @@ def _check_text(games: list, name: str) -> None:
 def load_state(path: str | Path) -> State:
     """Return the state saved in `path`, or an empty State if the file does not exist.
 
-    The file must be a regular file of at most 256 MB (`solver.core.limits.STATE_LIMIT`, some 4
+    The file must be a regular file of at most 64 MB (`solver.core.limits.STATE_LIMIT`, about a
     million games); WordleError otherwise.
     """
     try:
