@@ -7,6 +7,7 @@ loaded tree: the `tree`, `bench` and `openers` commands read both the same way.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -17,7 +18,9 @@ from solver.analysis.notation import check_allowed, plural
 from solver.core.runtime import Solver, State, Tree
 from solver.core.game import Game
 
-PYTHON_RULE_LIMIT = 256  # up to this many targets the rule runs in Python: no Numba load for small splits
+# up to this many targets the rule runs in Python: no Numba load for small splits; up to 8 times as many
+# while the kernels are not loaded yet (loading them takes 0.2-0.3 s: a review on the tree need not pay it)
+PYTHON_RULE_LIMIT = 512
 # candidates: above this, an off-tree state's subtree is not played out live (each of its states is a live
 # search: cards n=4 after a first guess, 17550 candidates, took minutes; Mastermind's whole game, 1296,
 # seconds)
@@ -129,7 +132,7 @@ def replay(solver: Solver, steps: Sequence[tuple[int, int]]) -> State:
 
 def feedback_codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
     """Return the feedback codes (int64) of guess row `row` against target rows `targets`."""
-    if targets.size <= PYTHON_RULE_LIMIT:
+    if targets.size <= PYTHON_RULE_LIMIT or (targets.size <= 8 * PYTHON_RULE_LIMIT and "solver.core.scoring" not in sys.modules):
         return np.array([game.code(row, t) for t in targets.tolist()], dtype=np.int64)
     from solver.core import scoring  # defers Numba to the compute path
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -173,6 +174,10 @@ def _history_text(game: Game, history) -> str:
 
 
 LIVE_MODES = ("exact", "greedy")
+# candidates narrowed by the rule in Python (about 4 us a target) while the Numba kernels are not loaded:
+# loading them takes 0.2-0.3 s, which a command on the tree (a review, a hint's candidates) need not pay;
+# once loaded, or past 8 times this, the kernel narrows
+PYTHON_NARROW = 512
 
 
 class Solver:
@@ -396,7 +401,7 @@ class Solver:
     def narrow(self, positions: np.ndarray, row: int, code: int) -> np.ndarray:
         """Return the target positions among `positions` for which guess `row` gives `code`."""
         game = self.game
-        if positions.size > 64:
+        if positions.size > PYTHON_NARROW and (positions.size > 8 * PYTHON_NARROW or "solver.core.scoring" in sys.modules):
             from solver.core import scoring  # defers Numba to the live path
 
             codes = scoring.feedback_table(game, [row], game.target_index[positions])[0]
