@@ -307,3 +307,28 @@ def test_greedy_live_play_says_it_was_asked_for():
     out = solve_out("CRANE RYRGR", "quit")  # --live greedy
     assert "(not proven: the greedy rule's guess, as --live greedy asks)" in out
     assert "exact search did not finish" not in out
+
+
+def test_a_review_of_bare_guesses_without_the_answer_is_a_usage_error():
+    message = one_line_error(deduce("review", "wordle", "CRANE", "SLOTH"), 2)
+    assert message == ("CRANE has no feedback: give the guesses as GUESS=FEEDBACK, or bare guesses with "
+                       "--answer WORD (their feedback is computed)")
+
+
+def test_cards_and_locations_print_as_people_write_them():
+    from solver.games import battleship, cards
+
+    assert repr(cards.initial_guess(2)[0]) == "[5C, JD]" and str(cards.Card(12, 3)) == repr(cards.Card(12, 3)) == "AS"
+    assert repr(battleship.initial_guess()[0]) == "[A1, A3, H1]"
+
+
+def test_help_texts_name_every_variant_and_the_variables():
+    serve = " ".join(deduce("serve", "--help").output.split())
+    assert "DEDUCE_WEB_ and the option's name in capitals (DEDUCE_WEB_LIVE_WORKERS=4)" in serve.replace("│", "")
+    hint = " ".join(deduce("hint", "--help").output.replace("│", "").split())
+    assert "normal-all-words, hard-all-words" in hint and "built on request" not in hint
+
+
+def test_the_hider_says_what_list_shows():
+    out = deduce("hide", "wordle", input="?\nquit\n").output
+    assert "list (or ?) for how many answers are left" in out and "candidates left (I am not telling which)" in out

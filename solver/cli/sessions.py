@@ -32,6 +32,8 @@ from solver.core.game import Game
 LIST_LIMIT = 20  # candidates shown by "list" ("list all": every one)
 ENDED, QUIT, EOF, INTERRUPTED = 0, 0, 1, 130  # exit statuses of `converse` (see `solver.cli.main`)
 COMMANDS = "Type list (or ?) for the candidates, undo to take back the last line, quit to stop."
+# the hider never shows its candidates: list (or ?) says how many are left
+HIDE_COMMANDS = "Type list (or ?) for how many answers are left, undo to take back the last line, quit to stop."
 SOLVE_COMMANDS = ("Type why to explain the proposed guess, list (or ?) for the candidates, undo to take back "
                   "the last line, quit to stop.")
 
@@ -158,7 +160,7 @@ class HideSession:
 
     def opening(self) -> list[str]:
         return [f"{self.game.title}: I am hiding one of {self.rows.size} answers and I may change my mind. Guess!",
-                COMMANDS]
+                HIDE_COMMANDS]
 
     def prompt(self) -> str:
         return f"guess #{len(self.history) + 1}> "

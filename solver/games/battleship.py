@@ -40,6 +40,8 @@ class Location(NamedTuple):
     def __str__(self) -> str:
         return from_location(self)
 
+    __repr__ = __str__  # as people write it, in lists too
+
 
 def to_location(text: str) -> Location | None:
     """Return the Location of text like "A1" (column A-H, row 1-4), or None if it is not one."""

@@ -54,6 +54,8 @@ class Card(NamedTuple):
     def __str__(self) -> str:
         return from_card(self)
 
+    __repr__ = __str__  # as people write it, in lists too
+
 
 def to_card(text: str) -> Card | None:
     """Return the Card of text like "TH", "10H" or "2C" (rank then suit; the suit also as its symbol,
