@@ -332,3 +332,9 @@ def test_help_texts_name_every_variant_and_the_variables():
 def test_the_hider_says_what_list_shows():
     out = deduce("hide", "wordle", input="?\nquit\n").output
     assert "list (or ?) for how many answers are left" in out and "candidates left (I am not telling which)" in out
+
+
+def test_a_bad_word_typed_before_its_marks_is_named_as_with_the_equals_sign():
+    spaced = deduce("solve", "wordle", input="ZZZZZ RRRRR\nquit\n").stderr
+    equals = deduce("solve", "wordle", input="ZZZZZ=RRRRR\nquit\n").stderr
+    assert spaced == equals and "ZZZZZ is not in the acceptable word list of wordle" in spaced

@@ -191,15 +191,20 @@ def parse_entry(game: Game, text: str, parse_rest: Callable[[str], T] | None = N
     except ValueError as err:
         first = err
     words = text.split()
+    wrong_guess = None  # a reason the guess part is refused where the rest read as feedback
     for cut in range(1, len(words)):  # multi-token guesses (cards, ships) take several words
         try:
-            return parse_guess(game, " ".join(words[:cut])), read(" ".join(words[cut:]))
+            feedback = read(" ".join(words[cut:]))
         except ValueError:
             continue
+        try:
+            return parse_guess(game, " ".join(words[:cut])), feedback
+        except ValueError as err:
+            wrong_guess = wrong_guess or err
     try:
         return parse_guess(game, text), None
     except ValueError:
-        raise first from None
+        raise (wrong_guess or first) from None
 
 
 def check_win(game: Game, row: int, code: int) -> None:
