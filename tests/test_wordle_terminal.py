@@ -26,7 +26,7 @@ from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import State, compute_stats
 from solver.wordle_program.rounds import Round, share_text
 from solver.wordle_program.terminal import RichUI, bar_lengths
-from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
+from tests.terminal import FakeTerminal, colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # SGR parameters that set a colour: 30-39/40-49 (38/48 extended), 90-97/100-107 bright
@@ -369,3 +369,19 @@ def test_the_review_line_plays_the_files_word_lists_and_skips_answers_outside_th
     row = words.index_of("CRANE")
     steps = [(words.index_of(w), words.code(words.index_of(w), row)) for w in WIN_3[1]]
     assert line.startswith(f"Review: skill {review(words, steps, 0.5).skill}")
+
+
+class TerminalInput(io.StringIO):
+    """Standard input that says it is a terminal: its end is Ctrl-D."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_d_at_a_terminal_mid_game_leaves_with_status_0():
+    out, err = FakeTerminal(), io.StringIO()
+    status = run(["-w", "CRANE"], TerminalInput("SLATE\n"), out, err)
+    assert (status, err.getvalue()) == (0, "") and "Bye: the answer was CRANE." in out.getvalue()
+    piped = io.StringIO()
+    assert run(["-w", "CRANE"], io.StringIO("SLATE\n"), FakeTerminal(), piped) == 1  # a script's input: an error
+    assert "input ended before the game was over; the answer was CRANE" in piped.getvalue()

@@ -36,7 +36,7 @@ from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
 from solver.core.version import installed_version
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
-from solver.wordle_program.play import NotAnAnswer, Session, check_answers, play, random_answers
+from solver.wordle_program.play import InputEnded, NotAnAnswer, Session, check_answers, play, random_answers
 from solver.wordle_program.records import State, load_state, parse_json_object
 from solver.wordle_program.rounds import WORD_LENGTH, WordleError, normalise_word
 from solver.wordle_program.terminal import RichUI, TestModeUI
@@ -267,6 +267,12 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
         return exit_.code if isinstance(exit_.code, int) else 0
     except UsageError as err:
         return _fail(stderr, str(err), 2)
+    except InputEnded as err:
+        if not _at_a_terminal(stdin or sys.stdin):
+            return _fail(stderr, str(err), 1)
+        _end_prompt_line(stdout, ui)  # Ctrl-D at a terminal: the player leaves, as `deduce solve` lets them
+        stdout.write(f"Bye: {err.reveal}.\n")
+        return 0
     except WordleError as err:
         return _fail(stderr, str(err), 1)
     except KeyboardInterrupt:
@@ -285,6 +291,13 @@ def _fail(stderr: TextIO, message: str, status: int) -> int:
     """Print `error: MESSAGE` on one line, as `deduce` does (`solver.cli.errors.fail`), and return `status`."""
     print("error: " + " ".join(message.split()), file=stderr, flush=True)
     return status
+
+
+def _at_a_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
 
 
 def _end_prompt_line(stdout: TextIO, ui) -> None:

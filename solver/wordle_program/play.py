@@ -141,13 +141,22 @@ def play_boards(answers: Sequence[str], session: Session, ui: UI, number: int = 
     return game
 
 
+class InputEnded(WordleError):
+    """Input ended in the middle of a game: an error for a script's input, the player leaving at a
+    terminal (Ctrl-D). `reveal` names the answer(s)."""
+
+    def __init__(self, reveal: str):
+        super().__init__(f"input ended before the game was over; {reveal}")
+        self.reveal = reveal
+
+
 def _play_to_the_end(game: Round | MultiRound, ui: UI, reveal: str) -> None:
-    """Play `game` through `ui` until it is over; WordleError (ending with `reveal`) if input ends."""
+    """Play `game` through `ui` until it is over; InputEnded (naming `reveal`) if input ends."""
     ui.game_started(game)
     while not game.over:
         line = ui.read_guess(game)
         if line is None:
-            raise WordleError(f"input ended before the game was over; {reveal}")
+            raise InputEnded(reveal)
         try:
             game.guess(line)
         except InvalidGuess as err:
