@@ -320,7 +320,9 @@ def openers(
     Without --exact: the K openers best by expected remaining candidates (or the --words) are each
     followed by the solver (the tree after the tree's own opener, live computation after the
     others), sorted by total guesses; the tree's own opener is added for comparison (marked
-    "tree"). Wordle takes about 4 s per opener on 2 cores, so the default `--top 5` takes about 25 s.
+    "tree"). Each opener's every answer is played (a progress bar on a terminal): Wordle takes about
+    4 s an opener on 2 cores, plus a few seconds to start (`--top 3`: 13 s measured), more on a busy
+    machine.
 
     With --exact: the least total of any tree opening with each guess (at most 6 guesses for
     Wordle), one line per opener, best first: `SALET 7920`; with `--cutoff T` an opener that
