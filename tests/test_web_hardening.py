@@ -5,7 +5,10 @@ to read named as the field at fault (item 8), redirects that never name the Host
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import threading
+import time
 import warnings
 
 import pytest
@@ -18,6 +21,8 @@ with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for
     from fastapi.testclient import TestClient
 
 from solver.core.registry import get_game
+from solver.core.runtime import Solver
+from solver.core.search.live import Cancel, ExactLive, Stopped, check_running
 from solver.web import api, service
 from solver.web.app import create_app
 from tests.test_web_api import assert_error
@@ -206,3 +211,91 @@ def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
             message = assert_error(response, 503, None)
             assert "busy" in message and int(response.headers["retry-after"]) >= 1
     assert app.state.live.admitted == 0
+
+
+# -- issue 43, item 1: live work cancelled when the client goes away --------------------------------
+def test_live_work_stops_when_the_client_disconnects(monkeypatch):
+    """A live computation whose client disconnects is cancelled: its next live search refuses to run
+    (as a real search would be stopped at its next node), its worker is free, nothing is memoised.
+    Spoken to in raw ASGI, whose receive() tells the app of the disconnect."""
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "0")
+    app = create_app()
+    started, outcome = threading.Event(), []
+
+    def endless(key, steps, top, shown):  # live work that goes on until it is stopped
+        started.set()
+        deadline = time.monotonic() + PATIENCE
+        try:
+            while time.monotonic() < deadline:
+                check_running()  # what every live search does before it starts
+                time.sleep(0.01)
+        except Stopped:
+            outcome.append(time.monotonic())
+            raise
+        outcome.append(None)
+        raise AssertionError("never stopped")
+
+    monkeypatch.setattr(service, "next_guess", endless)
+    api.answers._items.clear()
+    body = json.dumps(_off_tree_mastermind(1)[0]).encode()
+
+    async def scenario():
+        gone, sent = asyncio.Event(), []
+
+        async def receive():
+            if not sent:
+                sent.append(True)
+                return {"type": "http.request", "body": body, "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            pass
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/api/next", "raw_path": b"/api/next", "query_string": b"",
+                 "root_path": "", "headers": [(b"content-type", b"application/json"),
+                                              (b"content-length", str(len(body)).encode())],
+                 "client": ("127.0.0.1", 9), "server": ("127.0.0.1", 80)}
+        request = asyncio.create_task(app(scope, receive, send))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        left = time.monotonic()
+        gone.set()
+        await asyncio.wait_for(request, PATIENCE)
+        return left
+
+    left = asyncio.run(scenario())
+    assert outcome and outcome[0] is not None, "the live work went on after the client left"
+    assert outcome[0] - left < 5, "the live work was stopped long after the client left"
+    assert app.state.live.admitted == 0
+    assert not api.answers._items, "a cancelled request's outcome was memoised"
+
+
+def test_a_cancelled_search_stops_at_its_next_node():
+    """A real proof (minutes long: SMOGS=RRRRR) in a worker thread under a `Cancel` ends with Stopped soon
+    after `cancel()`, and the same searcher then answers a new request normally."""
+    game = get_game("wordle", None)
+    solver = Solver(game)
+    _, root = solver.initial_guess()
+    state = solver.advance(root, game.index_of("SMOGS"), game.encode("RRRRR"))
+    live = ExactLive(game)
+    cancel, outcome = Cancel(), []
+
+    def prove():
+        with cancel.scope():
+            try:
+                outcome.append(live.choose(state.candidate_positions, state.history, math.inf))
+            except Stopped:
+                outcome.append("stopped")
+
+    worker = threading.Thread(target=prove)
+    worker.start()
+    time.sleep(1.0)
+    assert not outcome, "the proof ended too soon to be stopped"
+    cancel.cancel()
+    worker.join(10)
+    assert not worker.is_alive() and outcome == ["stopped"]
+    after = live.choose(state.candidate_positions, state.history, 0.05)  # not stopped by the old cancel
+    assert after is None or after.candidates == state.remaining

@@ -7,10 +7,12 @@ player meets them, large classes more often); every answer still possible is pla
 through the library (`Solver`, the default budget) and the guesses are summed; the optimum of the
 state is the exact search's proof (`ExactLive.choose` without a budget, from an empty memo). Printed:
 each state's excess, the sum per mode, and the slowest `next_guess` of the play-outs. Takes tens of
-minutes (the proofs of the large classes).
+minutes (the proofs of the large classes). `python -m pipeline.benchmarks.advice --seed S` draws
+another set of states.
 """
 from __future__ import annotations
 
+import argparse
 import math
 import time
 
@@ -45,9 +47,9 @@ def play_total(solver: Solver, state) -> tuple[int, float]:
     return total, slowest
 
 
-def bench_advice() -> None:
-    """Print the play-outs against the optima (see the module docstring)."""
-    rng = np.random.default_rng(SEED)
+def bench_advice(seed: int = SEED) -> None:
+    """Print the play-outs against the optima of the states drawn with `seed` (see the module docstring)."""
+    rng = np.random.default_rng(seed)
     for variant in ("normal", "hard"):
         game = get_game("wordle", variant)
         solver = Solver(game)
@@ -75,5 +77,11 @@ def bench_advice() -> None:
                 print(f"advice {variant} {kind} {game.labels[opener]}={game.decode(code)}: {state.remaining} answers, "
                       f"played {played}, optimum {optimum.total if optimum else '-'} (proof {proof:.1f} s), excess "
                       f"{excess}, {'book' if booked else 'live'}; slowest guess {slowest:.2f} s", flush=True)
-        print(f"advice {variant}: excess over the optima, favourite openers {excess_sum['favourite']}, random "
+        print(f"advice {variant} (seed {seed}): excess over the optima, favourite openers {excess_sum['favourite']}, random "
               f"openers {excess_sum['random']}; slowest next_guess {slowest_all:.2f} s", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="States after favourite and random openers against their optima.")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"draws the states (default {SEED})")
+    bench_advice(parser.parse_args().seed)

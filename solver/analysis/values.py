@@ -10,7 +10,8 @@ best source there is:
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
   or a proven lower bound for an opener that was abandoned once it could not beat the best;
 * else the exact live search (`solver.core.search.live.ExactLive.rate`) within the budget: proven, or the
-  total of the top-k strategy it found (an upper bound, "approximate");
+  total of the top-k strategy it found (an upper bound, "approximate"); the solver's own guess in a
+  large state, the shortlist's proven total with that guess (also an upper bound);
 * else a quick estimate from the classes the guess leaves (`solver.analysis.estimate`), marked as one.
 
 So every guess asked about gets a `ToGo`. `order_key` ranks guesses by their figures

@@ -125,7 +125,8 @@ class SolveSession:
 
 
 def live_note(state) -> str:
-    """Return what a live guess is worth: proven optimal, the top-k search's best, or the greedy rule's."""
+    """Return what a live guess is worth: proven optimal, the best found (top-k search or a large state's
+    shortlist: a real strategy's value), or the greedy rule's."""
     value = state.value
     if state.exact:
         return f"(proven optimal live: {value:.3f} guesses expected from here, this one included)"

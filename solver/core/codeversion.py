@@ -7,7 +7,8 @@ game (its fingerprint: the word lists and the rule's source) by the same code. "
 * the rules: the game modules of `solver/games/` that define ``make_rule``, `wordlists.py` and
   `generic.py`;
 * `solver/core/`: `game.py`, `scoring.py`, `strategy.py`, `symmetry.py` and `search/*.py` but the
-  runtime's live search (`live.py`) and the interruption of a search (`watch.py`);
+  runtime's live search (`live.py`, and its look-ahead `shortlist.py`) and the interruption of a
+  search (`watch.py`);
 * `pipeline/`: `builders/*.py` and `plans.py`;
 * the word lists of `solver/games/data/` (``*.txt`` but the licence notices).
 
@@ -43,7 +44,7 @@ PYTHON_SOURCES = (
 GAMES = "solver/games"
 ALWAYS_RULES = ("wordlists.py", "generic.py")  # of GAMES: hashed though they define no make_rule
 # the runtime's live search and a search's interruption: they make no artifact
-NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/watch.py")
+NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/shortlist.py", "solver/core/search/watch.py")
 DATA = "solver/games/data"
 NOTICE_PREFIX = "LICENSE"  # data files that are licence notices, not data
 

@@ -30,7 +30,8 @@ import numpy as np
 from cachetools import LRUCache
 
 from solver.core import strategy
-from solver.core.search.live import VALUES, ExactChoice, ExactLive
+from solver.core.finish import finish_guesses
+from solver.core.search.live import VALUES, ExactChoice, ExactLive, check_running
 from solver.core.game import Game, is_integer
 from solver.core.limits import excerpt
 from solver.core.registry import build_command, registered
@@ -206,7 +207,8 @@ class Solver:
         self.game = game
         self.budget = budget  # seconds of work a live guess may take (math.inf: no limit, and exact means proven)
         self.live = live  # "exact": greedy, then the exact search, each with the budget's work; "greedy"
-        self.exact_live = ExactLive(game, memo)  # `memo`: state choices kept (LRU)
+        # `memo`: state choices kept (LRU); F(k) of the look-ahead fitted to this solver's tree
+        self.exact_live = ExactLive(game, memo, finish=self._finish)
         # off-tree choices by state (`choose_off_tree`): faster answers, never different ones
         self._choices: LRUCache = LRUCache(maxsize=max(memo, 1))
         self._choices_lock = threading.Lock()
@@ -216,6 +218,10 @@ class Solver:
         self._use_book = bool(use_book)
         self._book: dict | None = None if use_tree and use_book else {}  # {}: no book
         self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
+
+    def _finish(self, sizes: np.ndarray) -> np.ndarray:
+        """Return F(k) for the set sizes k (`solver.core.finish`), fitted to this solver's tree if it has one."""
+        return finish_guesses(self.game.n_codes, sizes, self.tree)
 
     def settings(self) -> tuple:
         """Return (use_tree, folder, budget, live, memo, use_book): what a copy of this solver is made with."""
@@ -364,6 +370,7 @@ class Solver:
             kept = self._choices.get(key)  # marks it the most recently used
         if kept is not None:
             return kept
+        check_running()  # no new live work once the process stops or the caller's work is cancelled
         choice = strategy.choose_live(self.game, positions, history, self.budget)
         if not choice.complete:
             log.info("%s: live guess after %s chosen among %d of %d guesses (budget %.3g s%s)", self.game.title,

@@ -4,7 +4,8 @@ A request whose answer is read from a precomputed tree costs milliseconds; one t
 (or ranks alternatives, or reviews a game) runs the live search for up to the solver's budget. The live
 ones run in `LivePool`: at most `live_workers` at once, at most `live_queue` more waiting; past that a
 request is refused at once (`Busy`: 503 with Retry-After) instead of queueing behind work it would wait
-seconds for. Tree answers never enter the pool, so live work cannot starve them (`api` decides which
+seconds for. A computation whose client goes away is cancelled (`solver.core.search.live.Cancel`): its
+searches stop at their next node and it starts no other, so the worker is free again at once. Tree answers never enter the pool, so live work cannot starve them (`api` decides which
 is which, from `service.on_tree`).
 
 The limits are read from the environment (`Limits.from_env`), where `deduce serve` puts its options, so
@@ -25,6 +26,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
+
+from solver.core.search.live import Cancel, Stopped
 
 ENV = "DEDUCE_WEB_"  # the prefix of the variables
 QUEUE_PER_WORKER = 2  # the default queue: this many live requests waiting per worker
@@ -106,24 +109,28 @@ class LivePool:
         the mean pace of the last computations."""
         return max(1, math.ceil(admitted / self.workers * self.seconds))
 
-    async def run(self, compute: Callable[[], Any]) -> Any:
-        """Return compute() run in the pool; Busy when `workers + queue` computations are admitted."""
+    async def run(self, compute: Callable[[], Any], cancel: Cancel | None = None) -> Any:
+        """Return compute() run in the pool (its live work answering to `cancel`); Busy when `workers +
+        queue` computations are admitted."""
         with self._lock:
             if self.admitted >= self.workers + self.queue:
                 raise Busy(self.admitted, self.retry_after(self.admitted))
             self.admitted += 1
         try:
-            future = self._executor.submit(self._timed, compute)
+            future = self._executor.submit(self._timed, compute, cancel or Cancel())
         except BaseException:
             self._release()
             raise
         future.add_done_callback(self._release)
         return await asyncio.wrap_future(future)
 
-    def _timed(self, compute: Callable[[], Any]) -> Any:
+    def _timed(self, compute: Callable[[], Any], cancel: Cancel) -> Any:
         began = time.perf_counter()
         try:
-            return compute()
+            if cancel.cancelled.is_set():  # its client left while it waited: not started at all
+                raise Stopped("the request was cancelled before it started")
+            with cancel.scope():
+                return compute()
         finally:
             seconds = time.perf_counter() - began
             with self._lock:

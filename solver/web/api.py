@@ -5,11 +5,12 @@ request (`Answers`): a repeated request is answered on the event loop in microse
 first read in the thread pool (its fields parsed, and `service.on_tree` asked whether its history
 follows the precomputed tree); then it is answered there at once if the tree answers it, or else
 handed to the bounded live pool (`admission.LivePool`: the request's app holds it), which refuses it
-with 503 and Retry-After when full. Live, so pooled: a history off the tree (or a variant without
+with 503 and Retry-After when full; its live work is cancelled if the client disconnects. Live, so pooled: a history off the tree (or a variant without
 one), alternatives to rank (`top` > 0), a review. Tree answers never wait for live work.
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 from dataclasses import dataclass
 from datetime import date
@@ -20,6 +21,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from solver.core.search.live import Cancel
 from solver.web import service
 from solver.web.models import (
     BoardsFeedbackRequest,
@@ -50,6 +52,7 @@ ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text
     (422, "A field the game refuses, of the wrong type or missing; `error.field` names it."),
     (503, "Too busy with live computations (or connections): ask again after `Retry-After` seconds."))}
 ANSWERS = 1024  # memoised answers
+DISCONNECT_POLL = 0.25  # seconds: how often a live request checks that its client is still there
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
@@ -77,10 +80,24 @@ class Answers:
                 return self._items[key]  # marks it the most recently used
         done, value = await run_in_threadpool(_answer_unless_live, plan, request)
         if not done:
-            value = await http.app.state.live.run(value.compute)
+            value = await _unless_client_leaves(http, value.compute)
         with self._lock:
             self._items[key] = value
         return value
+
+
+async def _unless_client_leaves(http: Request, compute: Callable[[], Any]) -> Any:
+    """Return compute() run in the app's live pool; if the client disconnects first, cancel its live work
+    (Stopped, answered 503 to nobody) so that the worker is free at once."""
+    cancel = Cancel()
+    task = asyncio.ensure_future(http.app.state.live.run(compute, cancel))
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+        if done:
+            return task.result()
+        if await http.is_disconnected():
+            cancel.cancel()
+            return await task  # Stopped at the searches' next node (or the answer, if it was just done)
 
 
 def _answer_unless_live(plan: Callable[[Any], Job], request: BaseModel | None) -> tuple[bool, Any]:

@@ -217,7 +217,7 @@ class NextResponse(BaseModel):
                                                         "history left the tree, or there is none).")
     exact: bool = Field(description="Whether the guess is proven optimal (within the game's guess limit): from a "
                                     "tree built by the exact search's proof, or proven live. False: the top-k "
-                                    "search's or the greedy rule's best, not proven.")
+                                    "search's, a large state's shortlist's or the greedy rule's best, not proven.")
     value: Union[float, None] = Field(description="Expected guesses to finish from here, this one included (exact "
                                                   "when `exact`); null when not computed (a greedy live guess) "
                                                   "or once solved.")
