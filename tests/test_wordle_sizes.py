@@ -4,7 +4,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from solver.cli.main import app
@@ -89,3 +92,12 @@ def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
                 assert state.node is not None  # on the tree
                 guess, state = solver.next_guess(guess, state, wordle.feedback(answer, guess))
             assert guess == answer
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.lists(st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=n, max_size=n),
+                                                      min_size=1, max_size=20)))
+def test_words_encoded_at_once_as_one_by_one(words):
+    expected = np.array([wordle.encode_word(word) for word in words], dtype=np.int32)
+    got = wordle.encode_words(words)
+    assert got.dtype == np.int32 and np.array_equal(got, expected)

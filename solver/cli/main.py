@@ -14,7 +14,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from pipeline.cluster import check_options, open_backend
 from solver.analysis import boards as several
 from solver.analysis import playout
 from solver.analysis.notation import (
@@ -465,6 +464,7 @@ def tables(
         for folder in artifacts.search_dirs():
             typer.echo(str(folder))
         return
+    from pipeline.cluster import check_options, open_backend  # defers asyncio and multiprocessing (start-up time)
     from pipeline.custom_game import build_custom  # defers the pipeline (Numba, pyarrow) to this command
     from pipeline.rebuild import build_all  # defers the pipeline (Numba, pyarrow) to this command
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pipeline.cluster import check_options as check_backend
-from pipeline.cluster import open_backend
 from solver.analysis.notation import parse_guess
 from solver.analysis.values import opener_ranking
 from solver.core.game import Game
@@ -37,6 +35,8 @@ def check_options(exact: bool, cutoff: int | None, every: bool = False, words: s
         raise UsageError("--backend needs --exact (the other rankings run in this process)")
     if selection is not None:
         parse_slice(selection)
+    from pipeline.cluster import check_options as check_backend  # defers asyncio and multiprocessing (start-up)
+
     check_backend(backend, scheduler)
 
 
@@ -82,8 +82,9 @@ def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = Non
     """Return (the `OpenerTotal`s of `rows` (default: the `top` best by score), best first; the rows
     answered from the ranking file). Their tasks run on `backend` (`pipeline.cluster`); an opener the
     ranking file holds exactly (or with a bound of at least `cutoff`) is not searched again."""
-    # defers the pipeline (Numba, pyarrow) to this command
+    # defers the pipeline (Numba, pyarrow, asyncio) to this command
     from pipeline.builders.opener_ranking import OpenerTotal, cheap_ranking, exact_openers, table_for
+    from pipeline.cluster import open_backend
 
     table = table_for(game)
     if rows is None:
@@ -117,8 +118,9 @@ def rank_all(game: Game, keep: int = 1, cutoff: int | None = None, selection: st
     """Rank every allowed opener (or the `selection`, a `--slice`) exactly with a shared cut-off
     (the `keep`-th best exact total so far, at most `cutoff`), best by the cheap score first, into
     the ranking file; resumes what the file holds. Return the `Ranking`."""
-    # defers the pipeline (Numba, pyarrow) to this command
+    # defers the pipeline (Numba, pyarrow, asyncio) to this command
     from pipeline.builders.opener_ranking import cheap_ranking, rank_openers, slice_rows, table_for
+    from pipeline.cluster import open_backend
 
     table = table_for(game)
     order = cheap_ranking(game, table, game.n_guesses)

@@ -106,6 +106,18 @@ def encode_word(word: str) -> list[int]:
     return letters + packed
 
 
+def encode_words(words) -> np.ndarray:
+    """Return the encoded rows (int32, one per word, as `encode_word`'s) of upper-case words of one length."""
+    length = len(words[0])
+    letters = (np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), length)
+               .astype(np.int32) - ord("A"))
+    packed = np.zeros((len(words), 2), dtype=np.int32)
+    if length <= 10:
+        for j in range(length):
+            packed[:, j // 5] |= letters[:, j] << (6 * (j % 5))
+    return np.concatenate([letters, packed], axis=1)
+
+
 # Every spelling of a mark that people type or paste, by mark: the course's letters, B/X/./- for
 # absent, the digits 0/1/2, and the emoji squares of the share grid (dark, light and high-contrast).
 MARK_SPELLINGS = {"R": "RBX.-0\u2b1b\u2b1c", "Y": "Y1\U0001f7e8\U0001f7e6", "G": "G2\U0001f7e9\U0001f7e7"}
@@ -271,7 +283,7 @@ def _make(hard: bool, answers: tuple[str, ...], guesses: tuple[str, ...], varian
     return Game(
         name="wordle",
         variant=variant,
-        rows=np.array([encode_word(w) for w in guesses], dtype=np.int32),
+        rows=encode_words(guesses),
         labels=guesses,
         target_index=np.array([position[w] for w in answers], dtype=np.int64),
         n_codes=3**length,

@@ -63,8 +63,9 @@ def _data_lines(name: str, length: int = DEFAULT_LENGTH) -> tuple[str, ...]:
     letters A-Z."""
     text = files("solver.games").joinpath("data", name).read_text(encoding="utf-8")
     words = tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
-    if not words or len(set(words)) != len(words) or not all(
-            len(word) == length and word.isascii() and word.isalpha() and word.isupper() for word in words):
+    joined = "".join(words)
+    if not words or len(set(words)) != len(words) or len(joined) != length * len(words) or not all(
+            len(word) == length for word in words) or not (joined.isascii() and joined.isalpha() and joined.isupper()):
         raise WordListError(f"the data file {name} is damaged: not distinct {length}-letter words A-Z")
     return words
 
