@@ -9,15 +9,18 @@ candidates) and lets the solver finish: the tree when the opener is the tree's, 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from solver.analysis.boards import play as play_boards
 from solver.analysis.scores import Scores
 from solver.analysis.walk import start_state, walk
 from solver.core.game import Game
 from solver.core.registry import UsageError
 from solver.core.runtime import get_solver
+from solver.games.boards import check_count, guesses_allowed
 
 
 @dataclass
@@ -31,12 +34,24 @@ class Result:
     source: str  # how the guesses were chosen
     hardest: tuple[str, ...] = ()  # labels of every target needing `worst` guesses, in the game's order
     sampled_from: int | None = None  # with --sample: the number of targets the sample was drawn from
+    title: str = ""  # what was played, if not `game.title` (several boards)
+    limit: int | None = None  # the guesses allowed, if not `game.max_guesses` (several boards)
+    unit: str = "target"  # what each count counts: a target, or a set of answers (several boards)
 
     @property
     def over_limit(self) -> int | None:
         """Return the targets needing more guesses than the game allows (None: the game has no limit)."""
-        limit = self.game.max_guesses
+        limit = self.allowed
         return None if limit is None else sum(n for g, n in self.counts.items() if g > limit)
+
+    @property
+    def allowed(self) -> int | None:
+        """Return the guesses the game allows (None: no limit)."""
+        return self.limit if self.limit is not None else self.game.max_guesses
+
+    @property
+    def name(self) -> str:
+        return self.title or self.game.title
 
     @property
     def targets(self) -> int:
@@ -82,6 +97,33 @@ def run(game: Game, sample: int | None = None, seed: int = 0, first: int | None 
     hardest = tuple(game.labels[row] for row in sorted(guesses) if guesses[row] == worst)
     return Result(game, nodes.histogram(0), nodes.seconds, source, hardest,
                   game.n_targets if sample is not None else None)
+
+
+BOARD_SETS = 1000  # random sets of answers `run_boards` plays unless told a sample
+
+
+def run_boards(game: Game, count: int, sample: int | None = None, seed: int = 0, on_solved=None) -> Result:
+    """Play `sample` (default BOARD_SETS) random sets of `count` different answers on as many boards with
+    the several-boards solver (`solver.games.boards`); `on_solved(1)` after each set (progress). The counts
+    are per set: the guesses until every board is solved."""
+    sets = BOARD_SETS if sample is None else sample
+    if sets < 1:
+        raise UsageError(f"--sample must be at least 1, got {sets}")
+    check_count(count)
+    rng = np.random.default_rng(seed)
+    began, lengths, played = time.perf_counter(), [], []
+    for _ in range(sets):
+        answers = [int(game.target_index[i]) for i in rng.choice(game.n_targets, count, replace=False)]
+        lengths.append(len(play_boards(game, answers)))
+        played.append(answers)
+        if on_solved is not None:
+            on_solved(1)
+    worst = max(lengths)
+    hardest = tuple("+".join(game.labels[row] for row in answers)
+                    for answers, n in zip(played, lengths) if n == worst)
+    counts = {int(n): int(c) for n, c in enumerate(np.bincount(lengths)) if c}
+    return Result(game, counts, time.perf_counter() - began, "the several-boards solver, live", hardest, None,
+                  f"{game.title} on {count} boards", guesses_allowed(count), "answer set")
 
 
 @dataclass

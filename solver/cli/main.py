@@ -265,21 +265,28 @@ def bench(
     all_words: AllWords = False,
     size: Size = 5, lists: Lists = "original",
     budget: Budget = LIVE_BUDGET, live: LiveMode = "exact", prove: Prove = False,
+    boards: BoardCount = 1,
 ) -> None:
     """Play every target (or a sample) and print a histogram of guesses, the hardest targets, the
     mean with its standard deviation, the max and the wall time.
 
-    `deduce bench wordle` gives the average over the whole answer list.
+    `deduce bench wordle` gives the average over the whole answer list; `deduce bench wordle --boards 2
+    --sample 1000 --seed 1` the same over 1000 random sets of 2 answers (Dordle; default 1000 sets).
     """
     with domain_errors():
         if plot is not None:
             replay.check_plot(plot)  # a bad --plot fails before the benchmark, not after
 
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
+        several.check_boards(chosen, boards)
 
         _live(ctx, chosen, budget, live, prove)
-        with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
-            result = playout.run(chosen, sample, seed, on_solved=advance)
+        if boards > 1:
+            with terminal_progress(f"bench {chosen.title} on {boards} boards", sample or playout.BOARD_SETS) as advance:
+                result = playout.run_boards(chosen, boards, sample, seed, on_solved=advance)
+        else:
+            with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
+                result = playout.run(chosen, sample, seed, on_solved=advance)
         _say(replay.histogram(result, hardest))
         if plot is not None:
             replay.plot(result, plot)

@@ -23,13 +23,14 @@ def histogram(result: Result, hardest: int = HARDEST_SHOWN) -> list[str]:
         raise UsageError(f"--hardest must be at least 0, got {hardest}")
     top = max(result.counts.values())
     sample = "" if result.sampled_from is None else f" (a random sample of the {result.sampled_from})"
-    lines = [f"{result.game.title}: {result.targets} targets{sample}, {result.source}", "guesses  targets"]
+    lines = [f"{result.name}: {plural(result.targets, result.unit)}{sample}, {result.source}",
+             f"guesses  {result.unit + 's':>7}"]
     for guesses in range(min(result.counts), result.worst + 1):
         count = result.counts.get(guesses, 0)
         bar = "#" * (round(BAR_WIDTH * count / top) or (1 if count else 0))
         lines.append(f"{guesses:>7}  {count:>7}  {bar}")
     if result.over_limit is not None:
-        lines.append(f"over the limit of {result.game.max_guesses} guesses: {plural(result.over_limit, 'target')} "
+        lines.append(f"over the limit of {result.allowed} guesses: {plural(result.over_limit, result.unit)} "
                      "(not solved in the game)")
     if hardest and result.hardest:
         lines.append(hardest_line(result, hardest))
@@ -42,7 +43,7 @@ def hardest_line(result: Result, shown: int = HARDEST_SHOWN) -> str:
     """Return "hardest (G guesses, N targets): LABEL ..." listing at most `shown` of them."""
     names = result.hardest
     more = f" ... and {len(names) - shown} more" if len(names) > shown else ""
-    return (f"hardest ({plural(result.worst, 'guess', 'guesses')}, {plural(len(names), 'target')}): "
+    return (f"hardest ({plural(result.worst, 'guess', 'guesses')}, {plural(len(names), result.unit)}): "
             f"{label_list(result.game, names[:shown])}{more}")
 
 
