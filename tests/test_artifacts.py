@@ -5,6 +5,8 @@ import pytest
 
 from pipeline.builders.feedback_tables import build_table, compute_table, load_table
 from solver.core import artifacts, atomic
+from solver.core.registry import all_variants, get_game
+from solver.core.runtime import Solver
 from solver.games import bulls, mastermind
 
 
@@ -80,3 +82,17 @@ def test_interrupted_write_keeps_old_file(tmp_path):
             raise RuntimeError("interrupted")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
+
+
+def test_peek_opener_reads_the_root_guess_without_loading_the_tree(tmp_path):
+    for key in all_variants():
+        game = get_game(*key)
+        tree = Solver(game).tree
+        assert artifacts.peek_opener(game) == (None if tree is None else int(tree.guess[0])), key
+    game = mastermind.game()
+    assert artifacts.peek_opener(game, tmp_path) is None  # no file
+    source = artifacts.artifact_path("tree", bulls.game())
+    (tmp_path / artifacts.artifact_name("tree", game)).write_bytes(source.read_bytes())
+    assert artifacts.peek_opener(game, tmp_path) is None  # another game's tree under this game's name
+    (tmp_path / artifacts.artifact_name("tree", game)).write_bytes(b"PAR1 not a parquet file")
+    assert artifacts.peek_opener(game, tmp_path) is None

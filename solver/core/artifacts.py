@@ -272,6 +272,26 @@ def is_current(kind: str, game: Game, folder: Path | None = None, **expected: st
     return all(meta.get(k) == str(v) for k, v in wanted.items())
 
 
+def peek_opener(game: Game, folder: Path | None = None) -> int | None:
+    """Return the first guess row of a game's tree file without loading the tree (its metadata and
+    the first row's guess only: what a listing of the games shows), or None without a tree file of
+    this game (absent, unreadable, of other rules or another schema). The full checks run when the
+    tree is loaded to play (`read`), which may still refuse it."""
+    try:
+        path = artifact_path("tree", game, folder)
+        meta = read_metadata(path)
+        if meta.get("kind") != "tree" or meta.get("fingerprint") != game.fingerprint():
+            return None
+        with pq.ParquetFile(path) as tree:
+            if tree.metadata.num_rows < 1 or _schema_problem(tree.schema_arrow) is not None:
+                return None
+            first = tree.read_row_group(0, columns=["node", "guess"]).slice(0, 1).to_pylist()[0]
+    except (MissingTableError, ArtifactError, pa.ArrowException, OSError, IndexError):
+        return None
+    row = first["guess"]
+    return int(row) if first["node"] == 0 and row is not None and 0 <= row < game.n_guesses else None
+
+
 def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, dict[str, str]]:
     """Return (table, metadata) of a checked artifact.
 

@@ -14,8 +14,9 @@ A state of SHORTLIST_FROM candidates or more (after an uncommon opener, Wordle's
 300 to 1500 answers) is beyond both within a budget: it gets a shortlist instead, as does a smaller
 state that neither proved (its least total then wins, top-k's or the shortlist's). A two-step
 look-ahead (`solver.core.search.shortlist`, LOOKAHEAD_READS table reads per second of the budget)
-ranks the guesses; the SHORTLIST_PROOFS best are each proven as the first guess (the least total with
-it played now and the best guesses after it), and the least total wins: a real strategy's total, an
+ranks the guesses; they are proven as the first guess in that order (the least total with it played now
+and the best guesses after it), each on a share of the work, until SHORTLIST_PROOFS are proven (at most
+SHORTLIST_TRIES tried), and the least total wins: a real strategy's total, an
 upper bound of the optimum (`exact=False`). Measured against proofs (the documentation's
 benchmarks page) it finds the optimal guess of most such states, where the greedy rule loses 1-8%.
 
@@ -67,7 +68,10 @@ SHORTLIST_FROM = 300  # candidates: a state this large gets the shortlist instea
 # guess deeper for as many first guesses as this allows, SHORTLIST_WIDTH at most
 LOOKAHEAD_READS = 256_000_000
 SHORTLIST_WIDTH = 48
-SHORTLIST_PROOFS = 4  # the best of the look-ahead proven as first guesses, each on an equal share of the work
+SHORTLIST_PROOFS = 4  # guesses of the look-ahead proven as first guesses, each on this share of the budget's work
+# ... tried in the look-ahead's order: a guess whose proof runs out of work, or that cannot finish every candidate
+# within the guesses left (hard mode), makes way for the next, up to this many tries
+SHORTLIST_TRIES = 12
 RATE_TABLE = 40_000_000  # a rating asked for (`rate(large=True)`) takes Wordle's root: 12972 x 2315
 RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then top-k; the rest for worst cases
 # recent sub-games kept, in this process: at most this many bytes of their tables and workspaces (a
@@ -430,13 +434,17 @@ class ExactLive:
         finish = np.asarray(self.finish(np.arange(n + 1)), dtype=np.float64)
         rows, _ = shortlist(sub.table, guesses, local.astype(np.int64), self.game.n_codes, self.game.win_code,
                             finish, width, is_candidate)
-        best, cut = None, False
-        share = SEARCH_PAIRS * budget / min(SHORTLIST_PROOFS, rows.size)
-        for row in rows[:SHORTLIST_PROOFS].tolist():
+        best, cut, proven = None, False, 0
+        share = SEARCH_PAIRS * budget / SHORTLIST_PROOFS
+        for row in rows[:SHORTLIST_TRIES].tolist():  # in the look-ahead's order, until SHORTLIST_PROOFS are proven
             found = self._rated(sub, searcher, local, r, guesses, ghash, row, share, deadline, clock)
             cut = cut or clock() >= deadline
-            if found is not None and found[0] < sub.unfinishable and (best is None or found[0] < best[0]):
-                best = (int(found[0]), row)
+            if found is not None and found[0] < sub.unfinishable:
+                proven += 1
+                if best is None or found[0] < best[0]:
+                    best = (int(found[0]), row)
+                if proven == SHORTLIST_PROOFS:
+                    break
         return (None if best is None else (best, False)), cut
 
     def guess_totals(self, positions: np.ndarray, history, rows, budget: float = 1.0,
