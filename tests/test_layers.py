@@ -36,8 +36,9 @@ SIBLINGS = {"faces"}
 # What an import inside a function may defer: slow to import (Numba, pyarrow, joblib 0.3 s;
 # rich 0.1 s of every `wordle` start in test mode; importlib.metadata 80 ms of every start, for the
 # version) or in an optional extra (web, dask, plot).
+# asyncio and multiprocessing: about 40 ms of the command line's start-up together (`python -X importtime`)
 HEAVY = {"numba", "pyarrow", "joblib", "rich", "importlib", "fastapi", "starlette", "uvicorn", "pydantic", "httpx",
-         "dask", "distributed", "matplotlib"}
+         "dask", "distributed", "matplotlib", "asyncio", "multiprocessing"}
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = Non
     ranking file holds exactly (or with a bound of at least `cutoff`) is not searched again."""
     # defers the pipeline (Numba, pyarrow, asyncio) to this command
     from pipeline.builders.opener_ranking import OpenerTotal, cheap_ranking, exact_openers, table_for
-    from pipeline.cluster import open_backend
+    from pipeline.cluster import open_backend  # defers asyncio and multiprocessing (start-up time)
 
     table = table_for(game)
     if rows is None:
@@ -120,7 +120,7 @@ def rank_all(game: Game, keep: int = 1, cutoff: int | None = None, selection: st
     the ranking file; resumes what the file holds. Return the `Ranking`."""
     # defers the pipeline (Numba, pyarrow, asyncio) to this command
     from pipeline.builders.opener_ranking import cheap_ranking, rank_openers, slice_rows, table_for
-    from pipeline.cluster import open_backend
+    from pipeline.cluster import open_backend  # defers asyncio and multiprocessing (start-up time)
 
     table = table_for(game)
     order = cheap_ranking(game, table, game.n_guesses)

@@ -93,6 +93,17 @@ def _lookahead_kernel(table, firsts, guesses, cols, n_codes, win, finish, out):
         out[i] = _lookahead_one(table, firsts[i], guesses, cols, n_codes, win, finish)
 
 
+def split_estimates(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes: int, win: int,
+                    finish: np.ndarray) -> np.ndarray:
+    """Return, for each guess row of `guesses` (int64), the sum of |c| F(|c|) over the classes c of the
+    candidate columns `cols` (int64) that it does not win (float64, guesses summed over the candidates);
+    `table` and `finish` as in `shortlist`."""
+    out = np.empty(guesses.size, np.float64)
+    _estimates_kernel(table, np.ascontiguousarray(guesses, dtype=np.int64), np.ascontiguousarray(cols, dtype=np.int64),
+                      n_codes, win, np.ascontiguousarray(finish, dtype=np.float64), out)
+    return out
+
+
 def shortlist(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes: int, win: int,
               finish: np.ndarray, width: int, is_candidate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (guess rows, look-ahead estimates), the `width` guesses of least one-step estimate
@@ -109,8 +120,7 @@ def shortlist(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes:
     guesses = np.ascontiguousarray(guesses, dtype=np.int64)
     cols = np.ascontiguousarray(cols, dtype=np.int64)
     finish = np.ascontiguousarray(finish, dtype=np.float64)
-    first = np.empty(guesses.size, np.float64)
-    _estimates_kernel(table, guesses, cols, n_codes, win, finish, first)
+    first = split_estimates(table, guesses, cols, n_codes, win, finish)
     ranked = np.lexsort((guesses, ~is_candidate, first))[:width]
     deeper = np.empty(ranked.size, np.float64)
     _lookahead_kernel(table, guesses[ranked], guesses, cols, n_codes, win, finish, deeper)
