@@ -1,6 +1,8 @@
 """Several Wordle boards at once (`solver.games.boards`, `deduce play/solve --boards N`)."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +11,6 @@ from typer.testing import CliRunner
 
 from solver.analysis.boards import parse_board_feedback, play
 from solver.cli.main import app
-from solver.core.finish import finish_guesses
 from solver.games import wordle
 from solver.games.boards import SOLVED, Boards, best_guess, guesses_allowed
 from tests import reference
@@ -21,21 +22,18 @@ runner = CliRunner()
 
 
 def naive_best(game, boards: list[list[int]]) -> int:
-    """The rule written out: least sum over the boards of the guesses each still needs (F(k) for a class of
-    k it does not win, over the board's candidates), then a candidate, then the lowest row."""
-    finish = finish_guesses(game.n_codes, range(game.n_targets + 1))  # no tree: SMALL has none
-
+    """The rule written out with fractions: least sum of expected candidates left, then a candidate, then row."""
     def key(guess: int):
-        total, candidate = 0.0, False
+        total, candidate = Fraction(0), False
         for rows in boards:
             sizes: dict[str, int] = {}
             for row in rows:
                 marks = reference.wordle(game.labels[row], game.labels[guess])
                 sizes[marks] = sizes.get(marks, 0) + 1
             won = "G" * len(game.labels[0])
-            total += sum(n * finish[n] for m, n in sizes.items() if m != won) / len(rows)
+            total += Fraction(sum(n * n for m, n in sizes.items() if m != won), len(rows))
             candidate |= guess in rows
-        return round(total, 9), not candidate, guess
+        return total, not candidate, guess
     return min(range(game.n_guesses), key=key)
 
 

@@ -3,16 +3,10 @@ unsolved board, and the game ends when every board is solved.
 
 `Boards` is an immutable state: the game, the candidate targets left on each board and which boards
 are solved. The solver chooses one guess for all boards together: the one minimising the sum, over
-the unsolved boards, of the expected guesses the board still needs after it, estimated from the
-classes the guess splits it into (F(k) guesses for a class of k, `solver.core.finish`, fitted to the
-single board's tree; none for the class the guess wins). A board down to one candidate is played at
-once. Ties go to a guess that is a candidate on some board, then to the lowest row, so the choice is
-deterministic. The opening (every board with all targets) is the greedy rule's (least expected
-candidates left), computed once per game. There is no tree: every choice is computed live.
-
-Measured over 1000 random answer sets (`deduce bench wordle --boards N --sample 1000`; the
-documentation's benchmarks page), the estimate plays Dordle and Quordle in fewer guesses than the
-expected candidates left, the rule before it.
+the unsolved boards, of the expected number of candidates left on the board after it (a board the
+guess solves leaves none); a board down to one candidate is played at once. Ties go to a guess that
+is a candidate on some board, then to the lowest row, so the choice is deterministic. There is no
+tree: every choice is computed live, and the opening (every board with all targets) once per game.
 """
 from __future__ import annotations
 
@@ -22,10 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
-from solver.core.finish import finish_guesses
 from solver.core.game import Game
 from solver.core.limits import excerpt
-from solver.core.runtime import get_solver
 
 MAX_BOARDS = 32
 SOLVED = -1  # the code recorded for a board that was solved before a guess
@@ -156,40 +148,21 @@ def expected_left(game: Game, pool: np.ndarray, positions: np.ndarray) -> tuple[
     return (sum_sq - is_candidate) / positions.size, is_candidate
 
 
-def guesses_needed(game: Game, pool: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Return, for each guess of `pool`, the estimated guesses a board with these candidate target
-    positions still needs after it (float64; 0 when it wins; see the module docstring)."""
-    from solver.core import scoring  # defers Numba to the compute path
-    from solver.core.search.shortlist import split_estimates  # defers Numba to the compute path
-
-    table = scoring.feedback_table(game, pool, game.target_index[positions])
-    finish = finish_guesses(game.n_codes, np.arange(positions.size + 1), _tree(game))
-    rows = np.arange(pool.size, dtype=np.int64)  # the table's rows are the pool's guesses in order
-    return split_estimates(table, rows, np.arange(positions.size), game.n_codes, game.win_code, finish) / positions.size
-
-
 def best_guess(game: Game, boards: list[np.ndarray]) -> int:
-    """Return the guess row minimising the sum of `guesses_needed` over `boards` (candidate target
+    """Return the guess row minimising the sum of `expected_left` over `boards` (candidate target
     positions of each unsolved board); ties to a candidate of some board, then the lowest row."""
     pool = np.arange(game.n_guesses, dtype=np.int64)
     total = np.zeros(pool.size)
     any_candidate = np.zeros(pool.size, dtype=bool)
     for positions in boards:
-        total += guesses_needed(game, pool, positions)
-        any_candidate |= np.isin(pool, game.target_index[positions])
+        left, is_candidate = expected_left(game, pool, positions)
+        total += left
+        any_candidate |= is_candidate
     order = np.lexsort((pool, ~any_candidate, np.round(total, 9)))  # last key sorts first
     return int(pool[order[0]])
 
 
-def _tree(game: Game):
-    """Return the single board's tree (F is fitted to it), or None."""
-    return get_solver(game).tree
-
-
 @lru_cache(maxsize=16)
 def opening(game: Game) -> int:
-    """Return the first guess on any number of boards (all alike, so one board decides it): the least
-    expected candidates left, ties to a candidate, then the lowest row."""
-    pool = np.arange(game.n_guesses, dtype=np.int64)
-    left, is_candidate = expected_left(game, pool, np.arange(game.n_targets, dtype=np.int64))
-    return int(pool[np.lexsort((pool, ~is_candidate, np.round(left, 9)))[0]])
+    """Return the first guess on any number of boards (all alike, so one board decides it)."""
+    return best_guess(game, [np.arange(game.n_targets, dtype=np.int64)])
