@@ -1,6 +1,6 @@
 """A live guess depends on the state, not on the machine's speed or load: the
 budget sizes the work of the greedy rule and of the exact search (pairs scored), and the wall clock
-is only a safety net (`strategy.safety_seconds`: ten times the budget, at least 2 s).
+is only a safety net (`strategy.safety_seconds`: twenty times the budget, at least 2 s).
 
 A slower machine is simulated by kernels that take longer (each scoring call sleeps as long as it
 ran, the sub-game's table and each search start late); nothing here asserts a speed.

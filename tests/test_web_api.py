@@ -4,6 +4,7 @@ against the library, every bad request answered by a one-line JSON error naming 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -38,6 +39,7 @@ from solver.core.registry import VARIANTS, all_variants, default_variant, get_ga
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.boards import SOLVED
 from solver.web import app as web_app
+from solver.web import service
 from solver.web.app import create_app
 
 # (game, variant, history as the API takes it): one on-tree step each
@@ -107,6 +109,19 @@ def test_games_lists_every_variant(client):
     assert by_key["bulls", "default"]["feedback"] == {"kind": "fields", "names": ["bulls", "cows"], "max": [4, 4],
                                                       "help": bulls.FEEDBACK_HELP}
     assert sum(g["default"] for g in games) == len(VARIANTS)
+
+
+def test_games_label_every_variant_in_one_pattern(client):
+    label = {(g["game"], g["variant"]): g["label"] for g in client.get("/api/games").json()["games"]}
+    assert label["wordle", "normal"] == "Wordle" and label["wordle", "hard"] == "Wordle, hard mode"
+    assert label["wordle", "hard-nyt"] == "Wordle, hard mode, NYT lists"
+    assert label["wordle", "normal-all-words"] == "Wordle, every word an answer"
+    assert label["cards", "n1"] == "Cards, 1 card" and label["cards", "n3"] == "Cards, 3 cards"
+    assert label["bulls", "default"] == "Bulls and Cows" and label["battleship", "default"] == "Battleship"
+    assert service.label(("wordle", "hard6")) == "Wordle, hard mode, 6 letters"  # built on request only
+    pattern = re.compile(r"(Wordle|Mastermind|Bulls and Cows|Battleship|Cards)(, (NYT|[a-z0-9])[\w ]*)*")
+    assert all(pattern.fullmatch(text) for text in label.values()), label
+    assert len(set(label.values())) == len(label)
 
 
 # -- /api/next ----------------------------------------------------------------------------------
@@ -241,6 +256,33 @@ def test_feedback_checks_hard_mode_with_the_history(client):
             "history": [{"guess": "SALET", "feedback": "RRRRG"}]}
     assert "letter 5 must be T" in assert_error(client.post("/api/feedback", json=body), 422, "guess")
     assert client.post("/api/feedback", json={**body, "variant": "normal"}).status_code == 200
+
+
+# -- /api/check -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("body, field", [
+    ({"game": "wordle", "target": "CRANE", "guess": "QXZVJ"}, "guess"),
+    ({"game": "wordle", "variant": "hard", "target": "BLUNT", "guess": "CRANE",
+      "history": [{"guess": "SALET", "feedback": "RRRRG"}]}, "guess"),
+    ({"game": "wordle", "target": "AAHED", "guess": "CRANE"}, "target"),
+    ({"game": "mastermind", "target": "1234", "guess": "1127"}, "guess"),
+])
+def test_check_answers_200_what_feedback_refuses(client, body, field):
+    message = assert_error(client.post("/api/feedback", json=body), 422, field)
+    check = client.post("/api/check", json=body)
+    assert check.status_code == 200 and check.json() == {"valid": False, "field": field, "message": message}
+    if field == "guess":
+        without = {key: value for key, value in body.items() if key != "target"}  # the guess alone
+        assert client.post("/api/check", json=without).json() == {"valid": False, "field": field, "message": message}
+
+
+def test_check_passes_what_feedback_scores(client):
+    for body in ({"game": "wordle", "guess": "CRANE"}, {"game": "wordle", "target": "CRANE", "guess": "CRANE"},
+                 {"game": "battleship", "guess": "A1-A3-H1"}, {"game": "wordle", "variant": "hard", "guess": "BLUNT",
+                                                               "history": [{"guess": "SALET", "feedback": "RRRRG"}]}):
+        assert client.post("/api/check", json=body).json() == {"valid": True, "field": None, "message": None}
+    refused = client.post("/api/check", json={"game": "wordle", "guess": "CRANE",
+                                              "history": [{"guess": "SALET", "feedback": "GGGGG"}]})
+    assert "not one of the 2315 answers" in assert_error(refused, 422, "history[0].feedback")  # still an error
 
 
 # -- /api/random ----------------------------------------------------------------------------------
@@ -593,7 +635,8 @@ def test_internal_errors_stay_generic(monkeypatch):
 # -- documentation and the page -----------------------------------------------------------------
 def test_openapi_documents_every_endpoint(client):
     schema = client.get("/openapi.json").json()
-    paths = {"/api/games", "/api/next", "/api/candidates", "/api/feedback", "/api/random", "/api/tree", "/api/review"}
+    paths = {"/api/games", "/api/next", "/api/candidates", "/api/feedback", "/api/check", "/api/random", "/api/tree",
+             "/api/review"}
     assert paths <= set(schema["paths"])
     models = schema["components"]["schemas"]
     for name in ("NextRequest", "NextResponse", "TreeResponse", "ErrorResponse", "GameInfo", "Step", "ReviewRequest",

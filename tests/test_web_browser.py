@@ -25,6 +25,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,7 @@ if CHROMIUM is None or not os.path.isfile(CHROMIUM):
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from solver.games import mastermind, wordle  # noqa: E402
+from solver.games import battleship, mastermind, wordle  # noqa: E402
 from solver.games.wordlists import builtin_answers  # noqa: E402
 
 pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
@@ -48,11 +50,14 @@ pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 15_000  # any one wait in the page (the live solver can take a few seconds)
+expect.set_options(timeout=TIMEOUT_MS)  # the assertions' waits too (Playwright's default: 5 s)
+LIVE_MS = 90_000  # a wait on live work (a review rates each guess live): longer on a busy machine
 COLOURS = {"G": "rgb(106, 170, 100)", "Y": "rgb(201, 180, 88)", "R": "rgb(120, 124, 126)"}
 CONTRAST = {"G": "rgb(245, 121, 58)", "Y": "rgb(133, 192, 249)", "R": "rgb(120, 124, 126)"}
 SQUARES = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}
 CONTRAST_SQUARES = {"G": "\U0001F7E7", "Y": "\U0001F7E6", "R": "\u2B1B"}
 STATE_MARK = {"correct": "G", "present": "Y", "absent": "R"}
+STATE_OF = {mark: state for state, mark in STATE_MARK.items()}
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -106,10 +111,11 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh page (empty localStorage) that fails the test on any script error."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+@contextmanager
+def checked_page(browser, server: str, width: int, height: int, **options):
+    """A fresh page (empty localStorage) of this size that fails the test on any script error; `options`
+    go to the browser context (color_scheme="dark")."""
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server, **options)
     try:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     except Exception:  # older browsers: the page falls back to selecting the text
@@ -121,9 +127,25 @@ def page(browser, server):
     # The browser logs every 4xx answer ("Failed to load resource"): the page expects those.
     page.on("console", lambda message: errors.append(message.text)
             if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page 1100 px wide (`checked_page`)."""
+    with checked_page(browser, server, 1100, 900) as page:
+        yield page
+
+
+@pytest.fixture
+def phone(browser, server):
+    """A fresh page at a phone's size, 390 x 844 (`checked_page`)."""
+    with checked_page(browser, server, 390, 844) as page:
+        yield page
 
 
 def post(server: str, path: str, body: dict) -> tuple[int, dict]:
@@ -335,16 +357,16 @@ def test_wordle_review_after_a_game_and_in_the_coach(page: Page, server: str):
     rows = review_rows(page, "#play-review")
     expect(rows).to_have_count(len(guesses))
     heads = page.locator("#play-review .review-table thead th")
-    expect(heads).to_have_count(11)  # ..., cost, skill
-    assert all(heads.nth(i).get_attribute("scope") == "col" for i in range(11))
+    expect(heads).to_have_count(12)  # ..., cost, skill
+    assert all(heads.nth(i).get_attribute("scope") == "col" for i in range(12))
     weak = rows.nth(1).locator("td")
     expect(weak.nth(1)).to_have_text("BURNT")
-    expect(weak.nth(7)).to_have_text(expected["guesses"][1]["best_guess"])
-    mark = {"proven": "", "approximate": "~", "bound": "\u2265", "estimate": "\u2248"}[expected["guesses"][1]["cost_kind"]]
-    expect(weak.nth(9)).to_have_text(f"{mark}{expected['guesses'][1]['cost']:.3f}")
-    expect(weak.nth(10)).to_have_text(str(round(expected["guesses"][1]["skill"])))
-    expect(rows.nth(0).locator("td").nth(9)).to_have_text("0")
-    expect(rows.nth(0).locator("td").nth(10)).to_have_text("100")
+    expect(weak.nth(8)).to_have_text(expected["guesses"][1]["best_guess"])
+    mark = {"proven": "", "approximate": "~", "bound": ">=", "estimate": "\u2248"}[expected["guesses"][1]["cost_kind"]]
+    expect(weak.nth(10)).to_have_text(f"{mark}{expected['guesses'][1]['cost']:.3f}")
+    expect(weak.nth(11)).to_have_text(str(round(expected["guesses"][1]["skill"])))
+    expect(rows.nth(0).locator("td").nth(10)).to_have_text("0")
+    expect(rows.nth(0).locator("td").nth(11)).to_have_text("100")
     expect(rows.nth(0).locator(".mini")).to_have_count(5)
     expect(page.locator("#play-review .review-summary")).to_contain_text(f"Skill {expected['skill']}/100")
     expect(page.locator("#play-review .review-share-text")).to_have_text(expected["share"])
@@ -741,7 +763,7 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     pin_secret(page, server, "battleship", "default", avoid=["A1 A3 H1"])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
-    board = page.locator(".shot-board")
+    board = page.locator("#games-you .shot-board")
     expect(board.locator(".shot-cell")).to_have_count(32)
     for cell in ("A1", "A3", "H1"):
         board.get_by_role("button", name=cell, exact=True).click()
@@ -772,7 +794,7 @@ def test_dordle_and_quordle_on_the_page(page: Page, server: str):
     expect(page.locator("#boards-status")).to_contain_text(f"Daily {puzzle['number']}")
     _, hint = post(server, "/api/boards/next", {"boards": 2, "history": [], "candidates": 0})
     page.locator("#boards-hint").click()
-    expect(page.locator("#boards-toast")).to_contain_text(hint["guess"])
+    expect(page.locator("#boards-hint-text")).to_contain_text(hint["guess"])
     first, second = puzzle["targets"]
     for row, word in enumerate([first, second]):
         page.keyboard.type(word)
@@ -837,3 +859,447 @@ def test_a_guess_typed_while_the_last_is_answered_is_kept(page: Page, server: st
     expect(page.locator("#gy-guess")).to_have_value("3344")
     page.get_by_role("button", name="Guess", exact=True).click()
     expect(page.locator("#gy-history li")).to_have_count(2)
+
+
+# ----------------------------------------------------------------------------- a new user's eight problems
+
+
+def today_of(page: Page) -> str:
+    """The page's local date, as it asks /api/daily for it."""
+    return page.evaluate("() => { const d = new Date(), p = (n) => String(n).padStart(2, '0');"
+                         " return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`; }")
+
+
+def start_chosen(page: Page, answer: str) -> None:
+    """Open the Wordle tab and start a game whose answer is `answer` (the options' "for a friend")."""
+    open_tab(page, "play")
+    page.locator("#play-options summary").click()
+    page.fill("#play-secret", answer)
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-status")).to_contain_text("chosen")
+
+
+def play_words(page: Page, words: list[str], first_row: int = 0) -> None:
+    """Type each word and Enter it on the Wordle board from row `first_row`, waiting for its colours (keys
+    typed while a guess is scored are dropped)."""
+    for row, word in enumerate(words, start=first_row):
+        page.keyboard.type(word)
+        page.keyboard.press("Enter")
+        expect(row_tiles(page, row).nth(4)).to_have_attribute("data-state", re.compile("^(correct|present|absent)$"))
+
+
+def boxes(page: Page, selectors: list[str]) -> dict[str, dict]:
+    """The bounding boxes of the first element of each selector, measured at once (the page may scroll)."""
+    return page.evaluate("""ss => Object.fromEntries(ss.map(s => [s,
+        document.querySelector(s).getBoundingClientRect().toJSON()]))""", selectors)
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in re.findall(r"\d+", css)[:3])
+
+
+def luminance(colour: tuple[int, ...]) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def console_errors(page: Page) -> list[str]:
+    """Collect every error the browser logs from now on, failed requests ("Failed to load resource: the
+    server responded with a status of 422") included."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+@pytest.mark.parametrize("boards", [2, 4])
+def test_boards_take_enter_after_a_click_on_the_theme_switch(page: Page, boards: int):
+    """Item 1: after a click on a header button (the focus stays there, unseen), Enter enters the guess
+    typed on Dordle and Quordle, as on the single board; the theme stays as the click left it."""
+    open_tab(page, "play")
+    page.select_option("#play-boards", str(boards))
+    expect(page.locator("#boards-status")).to_contain_text("guesses left")
+    toggle = page.locator("#theme-toggle")
+    toggle.click()
+    pressed = toggle.get_attribute("aria-pressed")
+    page.keyboard.type("SALET")
+    page.keyboard.press("Enter")
+    first_row = page.locator("#boards-grid .mini-board").nth(0).locator(".tile-row").nth(0).locator(".tile")
+    expect(first_row.nth(4)).to_have_attribute("data-state", re.compile("^(correct|present|absent)$"))
+    expect(toggle).to_have_attribute("aria-pressed", pressed)
+
+
+def start_daily_dordle(page: Page, server: str) -> list[str]:
+    """Open today's Dordle on the Wordle tab; return its two answers."""
+    open_tab(page, "play")
+    page.select_option("#play-boards", "2")
+    puzzle = get(server, f"/api/daily?game=wordle&variant=normal&boards=2&date={today_of(page)}")
+    page.locator("#boards-daily").click()
+    expect(page.locator("#boards-status")).to_contain_text(f"Daily {puzzle['number']}")
+    return puzzle["targets"]
+
+
+def test_boards_keys_take_each_boards_colours(page: Page, server: str):
+    """Item 2: on Dordle each key is split in one part per board, coloured with the best mark its letter
+    got on that board; a solved board's part is plain again."""
+    targets = start_daily_dordle(page, server)
+    guess = next(word for word in ("SALET", "CRANE", "TRACE") if word not in targets)
+
+    def expect_keys(played: list[str]) -> None:
+        for b, target in enumerate(targets):
+            solved = target in played
+            best = best_marks([(word, wordle.feedback(target, word)) for word in played])
+            for letter in set("".join(played)) | {"Q"}:
+                part = page.locator(f'#boards-keyboard [data-key="{letter}"] .key-part[data-board="{b + 1}"]')
+                state = "unused" if solved or letter not in best else STATE_OF[best[letter]]
+                expect(part).to_have_attribute("data-state", state)
+                if state != "unused":
+                    assert background(part) == COLOURS[best[letter]], (letter, b)
+
+    for played in ([guess], [guess, targets[0]]):
+        page.keyboard.type(played[-1])
+        page.keyboard.press("Enter")
+        expect(page.locator("#boards-grid .mini-board").nth(0).locator(".tile-row").nth(len(played) - 1)
+               .locator(".tile").nth(4)).to_have_attribute("data-state", re.compile("^(correct|present|absent)$"))
+        expect_keys(played)
+    expect(page.locator("#boards-grid .mini-board").nth(0)).to_have_attribute("data-solved", "true")
+
+
+def test_boards_hint_covers_nothing_until_the_next_guess(phone: Page, server: str):
+    """Item 2: at 390 px the solver's hint shows under the boards, over none of the buttons, the boards or
+    the keys, and stays (past a toast's 3 s) until the next guess."""
+    page = phone
+    targets = start_daily_dordle(page, server)
+    _, hint = post(server, "/api/boards/next", {"boards": 2, "history": [], "candidates": 0})
+    page.locator("#boards-hint").click()
+    line = page.get_by_text(f"The solver would play {hint['guess']}")
+    expect(line).to_be_visible()
+    shown = line.bounding_box()
+    shown = {"left": shown["x"], "top": shown["y"], "right": shown["x"] + shown["width"],
+             "bottom": shown["y"] + shown["height"]}
+    around = ["#boards-new", "#boards-daily", "#boards-hint", "#boards-status", "#boards-grid", "#boards-keyboard"]
+    for selector, box in boxes(page, around).items():
+        assert not overlap(shown, box), (selector, shown, box)
+    page.wait_for_timeout(3500)
+    expect(line).to_be_visible()
+    page.keyboard.type(next(word for word in ("SALET", "CRANE") if word not in targets))
+    page.keyboard.press("Enter")
+    expect(line).to_be_hidden()
+
+
+def cells_past_the_edge(page: Page, selector: str) -> list[str]:
+    """The text of the cells (`selector`) shown whose box passes the viewport's left or right edge."""
+    return page.evaluate("""s => [...document.querySelectorAll(s)].filter(n => {
+        const r = n.getBoundingClientRect();
+        return r.width > 0 && (r.left < -0.5 || r.right > document.documentElement.clientWidth + 0.5);
+      }).map(n => n.textContent)""", selector)
+
+
+def test_review_and_coach_tables_fit_a_phone(phone: Page, server: str):
+    """Item 3: at 390 px the review's and the coach's tables stack their rows: no cell passes the right
+    edge, and each cell names its column."""
+    page = phone
+    start_chosen(page, "SLOTH")
+    play_words(page, ["XYLYL", "SALET", "SLOTH"])
+    page.get_by_role("button", name="Review", exact=True).click()
+    expect(review_rows(page, "#play-review")).to_have_count(3, timeout=LIVE_MS)
+    assert cells_past_the_edge(page, "#play-review th, #play-review td") == []
+    expect(review_rows(page, "#play-review").nth(0).locator("td").nth(1)).to_have_attribute("data-label", "Guess")
+
+    open_tab(page, "coach")
+    page.fill("#coach-guess", "CRANE")
+    page.fill("#coach-marks", "RRYRG")
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.locator(".alternatives tbody tr")).to_have_count(5, timeout=LIVE_MS)
+    assert cells_past_the_edge(page, "#coach-advice th, #coach-advice td") == []
+    page.get_by_role("button", name="Review these guesses").click()
+    expect(review_rows(page, "#coach-review")).to_have_count(1, timeout=LIVE_MS)
+    assert cells_past_the_edge(page, "#coach-review th, #coach-review td") == []
+
+
+def cli_review(*args: str) -> list[list[str]]:
+    """The rows of `deduce review`'s table, one list of cells per guess."""
+    result = subprocess.run([sys.executable, "-m", "solver", "review", *args], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return [line.split() for line in result.stdout.splitlines() if re.match(r"\s*\d+\s+[A-Z]", line)]
+
+
+def test_review_shows_the_clis_columns_and_marks(page: Page):
+    """Item 4: the review table has the CLI's columns, "expected" included, and writes every cell as
+    `deduce review` does: >= for a bound, - for a luck not rated, never a blank cell."""
+    guesses = ["XYLYL", "SALET", "SLOTH"]  # a bound (XYLYL, an opener the ranking abandoned) and a decided guess
+    cli = cli_review("wordle", *guesses, "--answer", "SLOTH")
+    assert any(">=" in cell for row in cli for cell in row) and any(row[6] == "-" for row in cli), cli
+    start_chosen(page, "SLOTH")
+    play_words(page, guesses)
+    page.get_by_role("button", name="Review", exact=True).click()
+    rows = review_rows(page, "#play-review")
+    expect(rows).to_have_count(len(cli), timeout=LIVE_MS)
+    heads = page.locator("#play-review .review-table thead th").all_inner_texts()
+    assert heads[5] == "Expected", heads
+    for row, expected in zip(rows.all(), cli):
+        cells = row.locator("td").all_inner_texts()
+        assert len(cells) == len(expected) == 12 and all(cell.strip() for cell in cells), cells
+        assert row.locator(".mini-tiles").get_attribute("title") == expected[2]  # the feedback, drawn as tiles
+        shown = cells[:2] + [cell.replace(",", "") for cell in cells[3:5]] + cells[5:]
+        assert shown == expected[:2] + expected[3:], (cells, expected)
+
+
+def test_coach_small_chance_never_reads_0(page: Page, server: str):
+    """Item 5: a chance under 1% that the best guess is the answer reads "1 in N", never 0%."""
+    open_tab(page, "coach")
+    expect(page.locator("#coach-best")).not_to_be_empty()
+    page.select_option("#coach-variant", "normal-all-words")
+    _, advice = post(server, "/api/next", {"game": "wordle", "variant": "normal-all-words", "top": 5, "candidates": 50})
+    chance = advice["explanation"]["win_chance"]
+    assert 0 < chance < 0.005, chance  # LANTS may be the answer: 1 in 12972
+    stats = page.locator("#coach-advice .best-stats")
+    expect(stats).to_contain_text(f"chance it is the answer: 1 in {round(1 / chance):,}", timeout=LIVE_MS)
+    expect(page.locator("#coach-advice")).not_to_contain_text(re.compile(r"(^|[^\d])0%"))
+
+
+def test_coach_offers_every_word_only_when_the_rows_allow_it(page: Page):
+    """Item 5: "Allow any acceptable word" is offered only when the word, all green, fits the rows before
+    it (any word an answer would still refuse a row contradicting them)."""
+    open_tab(page, "coach")
+    expect(page.locator("#coach-best")).not_to_be_empty()
+    for count, (guess, marks) in enumerate((("CRANE", "RRRRR"), ("AAHED", "GGGGG"))):  # AAHED: the A and E CRANE lacks
+        expect(page.locator("#coach-rows .tile-row")).to_have_count(count)
+        page.fill("#coach-guess", guess)
+        page.fill("#coach-marks", marks)
+        page.get_by_role("button", name="Add this row").click()
+    expect(page.locator("#coach-error")).to_contain_text("AAHED is not one of the 2315 answers")
+    expect(page.locator("#coach-rows .tile-row")).to_have_count(1)
+    expect(page.get_by_role("button", name="Allow any acceptable word as the answer")).to_have_count(0)
+    page.get_by_role("button", name="Start over").click()
+    page.fill("#coach-guess", "AAHED")
+    page.fill("#coach-marks", "GGGGG")
+    page.get_by_role("button", name="Add this row").click()
+    expect(page.get_by_role("button", name="Allow any acceptable word as the answer")).to_be_visible()
+
+
+def test_other_games_show_a_loading_sign(page: Page):
+    """Item 6: while a variant's first answer is on its way, its panel says "Loading…" and is aria-busy."""
+    open_tab(page, "games")
+    expect(page.locator("#gs-guess")).not_to_be_empty()
+    held = []
+    page.route("**/api/next", lambda route: held.append(route))
+    page.select_option("#games-select", "cards/n3")
+    box, status = page.locator("#games-solver"), page.locator("#gs-status")
+    expect(box).to_have_attribute("aria-busy", "true")
+    expect(status).to_have_text("Loading\u2026")
+    expect(status).to_be_visible()
+    while not held:
+        page.wait_for_timeout(20)
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/next")
+    expect(page.locator("#gs-guess")).not_to_be_empty(timeout=LIVE_MS)  # cards n3's tree: read at its first use
+    expect(box).not_to_have_attribute("aria-busy", "true")
+    expect(status).not_to_have_text("Loading\u2026")
+
+
+CATEGORIES = ("exact", "one", "two", "miss")
+TRIPLES = list(combinations([f"{c}{r}" for r in range(1, 5) for c in "ABCDEFGH"], 3))  # every battleship guess
+
+
+def single_result(secret, guess) -> str | None:
+    """The result every shot of `guess` has against `secret` (cell names) when their counts (exact, one
+    away, two away) leave only one, else None."""
+    counts = battleship.feedback(battleship.parse_locations(secret), battleship.parse_locations(guess))
+    full = [*counts, 3 - sum(counts)]
+    named = [name for name, n in zip(CATEGORIES, full) if n]
+    return named[0] if len(named) == 1 else None
+
+
+def test_battleship_solver_mode_draws_the_board(page: Page):
+    """Item 6: "the solver guesses" draws the board, as "you guess" does: the solver's shots on it, and
+    the cells shot before marked with what the person's answers tell of them."""
+    open_tab(page, "games")
+    page.select_option("#games-select", "battleship/default")
+    board = page.locator("#games-solver .shot-board")
+    expect(board.locator(".shot-cell")).to_have_count(32)
+    expect(page.locator("#gs-guess")).not_to_be_empty()
+    first = page.locator("#gs-guess").text_content().split()
+    aimed = board.locator("[data-aim=true]")
+    expect(aimed).to_have_count(3)
+    assert sorted(aimed.evaluate_all("cells => cells.map(c => c.dataset.cell)")) == sorted(first)
+    secret = next(ships for ships in TRIPLES if set(ships) != set(first) and single_result(ships, first))
+    counts = battleship.feedback(battleship.parse_locations(secret), battleship.parse_locations(first))
+    for name, value in zip(("exact", "one_away", "two_away"), counts):
+        page.fill(f"#gs-fields [data-field={name}]", str(value))
+    page.get_by_role("button", name="Tell the solver").click()
+    expect(page.locator("#gs-history li")).to_have_count(1)
+    for cell in first:
+        expect(board.locator(f'[data-cell="{cell}"]')).to_have_attribute("data-result", single_result(secret, first))
+    expect(aimed).to_have_count(3)  # the solver's next shots
+    assert set(aimed.evaluate_all("cells => cells.map(c => c.dataset.cell)")) == set(
+        page.locator("#gs-guess").text_content().split())
+
+
+def test_battleship_cells_shot_show_what_the_answers_tell(page: Page, server: str):
+    """Item 6: in "you guess" the cells shot show what the answers tell of them: a hit, one or two cells
+    away, farther, or not known (the counts do not say which shot got which result)."""
+    open_tab(page, "games")
+    page.select_option("#games-select", "battleship/default")
+    secret = pin_secret(page, server, "battleship", "default", avoid=[])
+    page.get_by_label("You guess").check()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    guess = next(shots for shots in TRIPLES if set(shots) != set(secret.split()) and single_result(secret.split(), shots))
+    result = single_result(secret.split(), guess)
+    board = page.locator("#games-you .shot-board")
+    for cell in guess:
+        board.locator(f'[data-cell="{cell}"]').click()
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    for cell in guess:
+        expect(board.locator(f'[data-cell="{cell}"]')).to_have_attribute("data-result", result)
+    expect(board.locator("[data-result]:not([data-result=''])")).to_have_count(3)
+    # A cell is known once the counts leave it one result: D4 below, by A1 and B1 known farther.
+    known = page.evaluate("""async () => {
+        const { shotResults } = await import("/pieces.js");
+        const results = shotResults([{ guess: "A1 B1 C1", feedback: [0, 0, 0] }, { guess: "A1 B1 D4", feedback: [1, 0, 0] },
+                                     { guess: "A1 C2 D2", feedback: [0, 1, 1] }]);
+        return Object.fromEntries([...results].map(([cell, info]) => [cell, info.result]));
+    }""")
+    assert known == {"A1": "miss", "B1": "miss", "C1": "miss", "D4": "exact", "C2": "unknown", "D2": "unknown"}
+
+
+def test_mastermind_pegs_to_click(page: Page, server: str):
+    """Item 6: "you guess" at Mastermind offers the six pegs: each click adds its colour to the guess (four
+    at most), the last button takes one off; typing still works."""
+    open_tab(page, "games")
+    page.select_option("#games-select", "mastermind/default")
+    pin_secret(page, server, "mastermind", "default", avoid=["1122", "3344"])
+    page.get_by_label("You guess").check()
+    expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
+    pegs = page.locator(".peg-picker")
+    for name in ("red", "red", "green", "blue"):
+        pegs.get_by_role("button", name=re.compile(f"^{name}")).click()
+    expect(page.locator("#gy-guess")).to_have_value("1123")
+    pegs.get_by_role("button", name="Take the last peg off").click()
+    pegs.get_by_role("button", name=re.compile("^green")).click()
+    pegs.get_by_role("button", name=re.compile("^purple")).click()  # a fifth peg: no room
+    expect(page.locator("#gy-guess")).to_have_value("1122")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(1)
+    page.fill("#gy-guess", "3344")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#gy-history li")).to_have_count(2)
+
+
+def test_dark_theme_keys(browser, server: str):
+    """Item 7: in the dark theme the keys are dark, their letters readable (4.5:1), the keys apart from
+    the page (3:1) and from the keys of absent letters."""
+    with checked_page(browser, server, 1100, 900, color_scheme="dark") as page:
+        start_chosen(page, "CRANE")
+        play_words(page, ["SALET"])  # S, L and T absent
+        key, absent = page.locator('#play-keyboard [data-key="Q"]'), page.locator('#play-keyboard [data-key="S"]')
+        back = rgb(background(key))
+        letters = rgb(key.evaluate("node => getComputedStyle(node).color"))
+        assert luminance(back) < 0.3, back  # not the light grey of the light theme
+        assert contrast(letters, back) >= 4.5, (letters, back)
+        assert contrast(back, rgb(background(page.locator("body")))) >= 3, back
+        assert contrast(back, rgb(background(absent))) >= 1.5, (back, background(absent))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_wordle_messages_cover_nothing(browser, server: str, width: int):
+    """Item 7: a word refused and the praise show under the status line, over neither it, the buttons
+    nor the board."""
+    around = ["#play-status", "#play-new", "#play-daily", "#play-stats-button", "#play-options", "#play-board"]
+    with checked_page(browser, server, width, 844) as page:
+
+        def expect_covering_nothing(message: str) -> None:
+            expect(page.locator("#play-toast")).to_contain_text(message)
+            measured = boxes(page, ["#play-toast"] + around)
+            shown = measured.pop("#play-toast")
+            assert shown["width"] > 0
+            for selector, box in measured.items():
+                assert not overlap(shown, box), (message, selector, shown, box)
+
+        start_chosen(page, "SLOTH")
+        page.keyboard.type("QXZVJ")
+        page.keyboard.press("Enter")
+        expect_covering_nothing("QXZVJ is not in")
+        for _ in range(5):
+            page.keyboard.press("Backspace")
+        play_words(page, ["CRANE", "SALET", "SLOTH"])
+        expect_covering_nothing("Impressive")
+
+
+def test_variant_labels_follow_one_pattern(page: Page, server: str):
+    """Item 7: every variant is named the same way ("Wordle, hard mode, NYT lists"), /api/games' label, in
+    the coach's, the other games' and the tree explorer's lists."""
+    games = get(server, "/api/games")["games"]
+    label = {(g["game"], g["variant"]): g["label"] for g in games}
+    assert label["wordle", "hard-nyt"] == "Wordle, hard mode, NYT lists"
+    open_tab(page, "play")
+    for select in ("#coach-variant", "#games-select", "#tree-select"):
+        options = page.locator(f"{select} option")
+        values = options.evaluate_all("options => options.map(o => o.value)")
+        keys = [(("wordle", value) if select == "#coach-variant" else tuple(value.split("/"))) for value in values]
+        assert options.all_inner_texts() == [label[key] for key in keys], select
+    pattern = re.compile(r"(Wordle|Mastermind|Bulls and Cows|Battleship|Cards)(, (NYT|[a-z0-9])[\w ]*)*")
+    assert all(pattern.fullmatch(text) for text in label.values()), label
+
+
+def test_redoc_makes_no_request_off_the_machine(browser, server: str):
+    """Item 8: /redoc loads everything from the server: offline (every other host refused), no request
+    fails and the console stays clean (ReDoc's sidebar logo came from a CDN)."""
+    context = browser.new_context(base_url=server)
+    try:
+        page = context.new_page()
+        outside, failed = [], []
+
+        def refuse(route):
+            outside.append(route.request.url)
+            route.abort("internetdisconnected")
+
+        page.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/])[a-z]+://"), refuse)
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        errors = console_errors(page)
+        page.goto("/redoc")
+        expect(page.locator("h1").first).to_contain_text("deduce")
+        page.wait_for_timeout(1500)  # ReDoc draws its sidebar's logo after the first render
+        assert outside == [] and failed == [] and errors == [], (outside, failed, errors)
+    finally:
+        context.close()
+
+
+def test_an_invalid_word_logs_no_error(page: Page, server: str):
+    """Item 8: a word not in the list, on one board or two, and a friend's answer that is not one, say
+    so with no error in the browser's console (the page asks /api/check, answered 200)."""
+    errors = console_errors(page)
+    status, body = post(server, "/api/feedback", {"game": "wordle", "variant": "normal", "target": "SLOTH",
+                                                  "guess": "QXZVJ", "history": []})
+    assert status == 422 and "not in the acceptable word list" in body["error"]["message"]
+    start_chosen(page, "SLOTH")
+    page.keyboard.type("QXZVJ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-toast")).to_have_text(body["error"]["message"])
+    expect(row_tiles(page, 0).nth(4)).to_have_attribute("data-state", "tbd")  # kept for correcting
+    page.locator("#play-options summary").click()
+    page.fill("#play-secret", "AAHED")
+    page.get_by_role("button", name="Start with this answer").click()
+    expect(page.locator("#play-toast")).to_contain_text("AAHED cannot be the answer: AAHED is not one of the 2315")
+
+    page.select_option("#play-boards", "2")
+    expect(page.locator("#boards-status")).to_contain_text("guesses left")
+    page.keyboard.type("QXZVJ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#boards-toast")).to_have_text(body["error"]["message"])
+    assert errors == []

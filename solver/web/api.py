@@ -31,6 +31,8 @@ from solver.web.models import (
     BoardsRandomResponse,
     CandidatesRequest,
     CandidatesResponse,
+    CheckRequest,
+    CheckResponse,
     DailyResponse,
     ErrorResponse,
     FeedbackRequest,
@@ -138,6 +140,12 @@ def _feedback(request: FeedbackRequest) -> Job:
                lambda: service.feedback(key, service.check_steps(key, steps), request.target, request.guess))
 
 
+def _check(request: CheckRequest) -> Job:
+    key, steps = _history(request)
+    return Job(not service.on_tree(key, steps),
+               lambda: service.check(key, service.check_steps(key, steps), request.guess, request.target))
+
+
 def _tree(request: TreeRequest) -> Job:
     key, steps = _history(request, "path")
     return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")))
@@ -185,6 +193,15 @@ async def feedback(request: FeedbackRequest, http: Request) -> dict:
     """The feedback `guess` gets when the answer is `target` (the history only serves Wordle hard
     mode's checks)."""
     return await answers.get(_feedback, request, http)
+
+
+@router.post("/check", response_model=CheckResponse, summary="Check a guess without scoring it")
+async def check(request: CheckRequest, http: Request) -> dict:
+    """Whether /api/feedback would score `guess` (an allowed guess after the history) and `target` (a
+    possible answer), answered 200 either way: `valid` false with the field and the message its 422
+    would give (a word not in the list, a guess Wordle hard mode forbids). A history the game refuses is
+    still a 422 naming it."""
+    return await answers.get(_check, request, http)
 
 
 @router.get("/random", response_model=RandomResponse, summary="A random possible answer")

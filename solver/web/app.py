@@ -14,6 +14,7 @@ import logging
 import sys
 import threading
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,11 +22,13 @@ from urllib.parse import urlsplit
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
 try:  # Swagger UI and ReDoc from an installed copy (the web extra), so /docs and /redoc work offline
+    import fastapi_offline
     from fastapi_offline import FastAPIOffline
 except ImportError:  # without it FastAPI's own pages would load their scripts from a CDN: no pages then
     FastAPIOffline = None
@@ -38,6 +41,8 @@ from solver.web.service import FieldError
 
 MAX_BODY = 64 * 1024  # bytes of a request body
 DOCS_ASSETS = "/docs-assets"  # where /docs and /redoc find their scripts and styles (fastapi-offline's)
+REDOC_JS = "/redoc-assets/redoc.standalone.js"  # ReDoc's script without its one request to a CDN (`redoc_script`)
+REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"  # the logo ReDoc's script fetches for its sidebar's credit
 STATIC = Path(__file__).with_name("static")  # the page (index.html, scripts, styles)
 MESSAGE_LIMIT = 300  # characters of an error message
 BODY_KEY = "deduce.body"  # where BodyLimit leaves the body it read in the request's scope (for error messages)
@@ -278,11 +283,34 @@ async def _lifespan(app: FastAPI):
     yield
 
 
+@lru_cache(maxsize=1)
+def redoc_script() -> bytes:
+    """Return fastapi-offline's copy of ReDoc's script without the CDN address of the logo in its sidebar's
+    credit (a console error offline): given no address, ReDoc drops the image and keeps the credit's text."""
+    script = (Path(fastapi_offline.__file__).with_name("static") / "redoc.standalone.js").read_bytes()
+    return script.replace(REDOC_LOGO, b"")
+
+
+def add_redoc(app: FastAPI, path: str = "/redoc") -> None:
+    """Serve ReDoc at `path` from `redoc_script`: no request leaves the server."""
+
+    @app.get(path, include_in_schema=False)
+    async def redoc_page(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_redoc_html(openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - ReDoc",
+                              redoc_js_url=f"{root}{REDOC_JS}", redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
+                              with_google_fonts=False)
+
+    @app.get(REDOC_JS, include_in_schema=False)
+    async def redoc_js() -> Response:
+        return Response(redoc_script(), media_type="text/javascript")
+
+
 def create_app(limits: Limits | None = None) -> FastAPI:
     """Return the application: /api (documented at /openapi.json, /docs and /redoc), the page at /;
     `limits` (default: from the environment, `Limits.from_env`) bound its live pool and body timeout.
     /docs and /redoc load Swagger UI and ReDoc from DOCS_ASSETS (the package fastapi-offline), never
-    from a CDN; without that package they are absent (404)."""
+    from a CDN (ReDoc's script from REDOC_JS: `redoc_script`); without that package they are absent (404)."""
     limits = Limits.from_env() if limits is None else limits
     about = dict(title="deduce", lifespan=_lifespan,
                  summary="Deduction-game solvers played from precomputed decision trees.",
@@ -292,7 +320,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     if FastAPIOffline is None:
         app = FastAPI(**about, docs_url=None, redoc_url=None)
     else:
-        app = FastAPIOffline(**about, static_url=DOCS_ASSETS)
+        app = FastAPIOffline(**about, static_url=DOCS_ASSETS, redoc_url=None)
+        add_redoc(app)
     app.state.live = LivePool(limits.live_workers, limits.live_queue, service.LIVE_SECONDS)
     app.state.limits = limits
     app.include_router(router)

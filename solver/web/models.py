@@ -86,6 +86,14 @@ class FeedbackRequest(GameRequest):
     history: History = Field([], description="The guesses played before, checked for Wordle hard mode.")
 
 
+class CheckRequest(GameRequest):
+    """Check a guess (and a target) as /api/feedback would, without scoring it (the page's "not in word list")."""
+
+    guess: GuessText = Field(description="The guess to check: an allowed guess (after `history` in Wordle hard mode).")
+    target: Union[GuessText, None] = Field(None, description="An answer to check too: a possible answer of the game.")
+    history: History = Field([], description="The guesses played before, checked for Wordle hard mode.")
+
+
 class TreeRequest(BaseModel):
     """Ask for the node of the precomputed tree a history reaches."""
 
@@ -163,7 +171,9 @@ class GameInfo(BaseModel):
 
     game: str = Field(description="The game's name, as requests give it.")
     variant: str = Field(description="The variant's name, as requests give it.")
-    title: str = Field(description="The name to show users, e.g. \"wordle hard\", \"cards n3\".")
+    title: str = Field(description="The game variant's title as the CLI prints it, e.g. \"wordle hard\", \"cards n3\".")
+    label: str = Field(description="The name to show people, one pattern for every variant: the game, then what "
+                                   "sets the variant apart, e.g. \"Wordle, hard mode, NYT lists\", \"Cards, 3 cards\".")
     targets: int = Field(description="How many possible answers.")
     guesses: int = Field(description="How many allowed guesses.")
     has_tree: bool = Field(description="Whether a precomputed decision tree plays it (else guesses are computed live).")
@@ -242,6 +252,14 @@ class FeedbackResponse(BaseModel):
 
     feedback: FeedbackOut
     win: bool = Field(description="Whether the guess is the target.")
+
+
+class CheckResponse(BaseModel):
+    """Whether a guess (and a target) would be scored by /api/feedback."""
+
+    valid: bool = Field(description="Whether /api/feedback would score them.")
+    field: Union[str, None] = Field(description="The field it would refuse (guess or target); null when valid.")
+    message: Union[str, None] = Field(description="Why, as its 422 would say; null when valid.")
 
 
 class RandomResponse(BaseModel):

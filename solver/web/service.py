@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 from datetime import date
 from functools import lru_cache
@@ -24,6 +25,7 @@ from solver.analysis.review import check_guess_limit
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import Scores, rank
 from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_state
+from solver.core import artifacts
 from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
@@ -128,13 +130,39 @@ def warm() -> None:
 def _games() -> dict[str, Any]:
     out = []
     for key in all_variants():
-        game, solver = game_of(key), solver_of(key)
-        tree = solver.tree
-        example = int(tree.guess[0]) if tree is not None else int(game.target_index[0])
-        out.append({"game": key[0], "variant": key[1], "title": game.title, "targets": game.n_targets,
-                    "guesses": game.n_guesses, "has_tree": tree is not None, "feedback": feedback_info(game),
+        game = game_of(key)
+        opener = artifacts.peek_opener(game)  # not the tree itself: a server loads only the trees it plays
+        example = opener if opener is not None else int(game.target_index[0])
+        out.append({"game": key[0], "variant": key[1], "title": game.title, "label": label(key),
+                    "targets": game.n_targets,
+                    "guesses": game.n_guesses, "has_tree": opener is not None, "feedback": feedback_info(game),
                     "example_guess": game.labels[example], "default": key[1] == default_variant(key[0])})
     return {"games": out}
+
+
+GAME_LABELS = {"wordle": "Wordle", "mastermind": "Mastermind", "bulls": "Bulls and Cows", "battleship": "Battleship",
+               "cards": "Cards"}
+WORDLE_PARTS = {"hard": "hard mode", "answers-only": "only answers as guesses", "nyt": "NYT lists",
+                "all-words": "every word an answer"}  # a Wordle variant's parts, as its label says them
+
+
+def label(key: Key) -> str:
+    """Return a variant's name for people, one pattern for every variant: the game, then what sets the
+    variant apart, comma separated ("Wordle, hard mode, NYT lists", "Cards, 3 cards", "Mastermind")."""
+    name, variant = key
+    parts = [GAME_LABELS.get(name, name)]
+    cards = re.fullmatch(r"n(\d+)", variant) if name == "cards" else None
+    if cards:
+        parts.append(f"{cards[1]} {'card' if cards[1] == '1' else 'cards'}")
+    elif name == "wordle":
+        mode = re.fullmatch(r"(normal|hard|answers-only)(\d*)(?:-(nyt|all-words))?", variant)
+        if mode is None:
+            return game_of(key).title  # the user's own lists: the title counts them
+        mode_name, size, lists = mode.groups()
+        parts += [WORDLE_PARTS.get(mode_name), f"{size} letters" if size else None, WORDLE_PARTS.get(lists)]
+    elif variant != default_variant(name):
+        parts.append(variant)
+    return ", ".join(part for part in parts if part)
 
 
 # -- histories --------------------------------------------------------------------------------
@@ -332,17 +360,36 @@ def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:
     return {"remaining": state.remaining, "candidates": _labels(state, limit)}
 
 
-def feedback(key: Key, steps: Steps, target: str, guess: str) -> dict[str, Any]:
-    """Return the feedback of `guess` against `target`; FieldError naming either."""
-    game = game_of(key)
-    answer = parse_target(game, target, "target")
+def allowed_guess(game: Game, steps: Steps, guess: str) -> int:
+    """Return the row of `guess`, an allowed guess after `steps` (Wordle hard mode); FieldError naming it."""
     row = parse_guess(game, guess, "guess")
     try:
         check_allowed(game, steps, row)
     except ValueError as err:
         raise FieldError("guess", err) from None
+    return row
+
+
+def feedback(key: Key, steps: Steps, target: str, guess: str) -> dict[str, Any]:
+    """Return the feedback of `guess` against `target`; FieldError naming either."""
+    game = game_of(key)
+    answer = parse_target(game, target, "target")
+    row = allowed_guess(game, steps, guess)
     code = game.code(row, answer)
     return {"feedback": feedback_out(game, code), "win": code == game.win_code}
+
+
+def check(key: Key, steps: Steps, guess: str, target: str | None) -> dict[str, Any]:
+    """Return whether `guess` (and `target`, when given) pass the checks of `feedback`: {"valid", "field",
+    "message"}, the field and message its 422 would give when not."""
+    game = game_of(key)
+    try:
+        if target is not None:
+            parse_target(game, target, "target")
+        allowed_guess(game, steps, guess)
+    except FieldError as err:
+        return {"valid": False, "field": err.field, "message": str(err)}
+    return {"valid": True, "field": None, "message": None}
 
 
 def random_target(key: Key, seed: int | None) -> dict[str, str]:

@@ -1,11 +1,13 @@
 // Dordle and Quordle: two or four Wordle boards at once, each guess scored on every board still open
 // (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
 // (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily).
-import { api, byId, el, fill, loadJSON, saveJSON } from "./common.js";
+import { api, byId, el, enterPressesControl, fill, loadJSON, saveJSON } from "./common.js";
 import { copyArea, localDate } from "./stats.js";
 
 const LENGTH = 5;
 const STATE = { G: "correct", Y: "present", R: "absent" };
+const RANK = { absent: 1, present: 2, correct: 3 };
+const STATE_NAME = { correct: "correct", present: "elsewhere", absent: "absent" };
 const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
 const NAMES = { 2: "Dordle", 4: "Quordle" };
 const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
@@ -17,6 +19,8 @@ export function initBoards() {
   const select = $("play-boards");
   const grid = $("boards-grid");
   const toast = $("boards-toast");
+  const hintLine = $("boards-hint-text");
+  const keys = {};
   let count = 1;
   let game = null; // {targets, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
   let typed = "";
@@ -31,7 +35,35 @@ export function initBoards() {
     if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
   }
 
+  /** The solver's hint, under the boards until the next move. */
+  function showHint(message) {
+    hintLine.textContent = message;
+    hintLine.hidden = !message;
+  }
+
   const solved = (b) => game.guesses.some((g) => g.marks[b] === "G".repeat(LENGTH));
+
+  // The keys are split in one part per board (left and right halves for Dordle, quarters for Quordle),
+  // as Dordle and Quordle sites do: each part takes the best mark its letter got on that board (green >
+  // yellow > grey). A solved board's parts go back to plain: nothing is left to find there.
+  function renderKeys() {
+    const boards = game ? game.targets.length : count;
+    const best = Array.from({ length: boards }, () => ({}));
+    for (const { word, marks } of game ? game.guesses : []) {
+      marks.forEach((row, b) => row && [...word].forEach((letter, i) => {
+        const state = STATE[row[i]];
+        if (!best[b][letter] || RANK[state] > RANK[best[b][letter]]) best[b][letter] = state;
+      }));
+    }
+    for (const [key, button] of Object.entries(keys)) {
+      const states = best.map((letters, b) => (game && solved(b) ? "unused" : letters[key] || "unused"));
+      fill(button.querySelector(".key-parts"), states.map((state, b) =>
+        el("span", { class: "key-part", "data-board": b + 1, "data-state": state })));
+      button.dataset.coloured = String(states.some((state) => state !== "unused"));
+      const named = states.map((state, b) => STATE_NAME[state] && `board ${b + 1} ${STATE_NAME[state]}`);
+      button.setAttribute("aria-label", [key, ...named.filter(Boolean)].join(", "));
+    }
+  }
 
   function render() {
     const boards = game ? game.targets.length : count;
@@ -62,6 +94,7 @@ export function initBoards() {
         : `The words were ${game.targets.join(", ")}.`;
       $("boards-share-text").value = shareText();
     }
+    renderKeys();
   }
 
   function shareText() {
@@ -80,6 +113,7 @@ export function initBoards() {
     typed = "";
     saveJSON(gameKey(count), game);
     say("");
+    showHint("");
     render();
   }
 
@@ -112,9 +146,9 @@ export function initBoards() {
     const history = game.guesses.map((g) => ({ guess: g.word, feedback: g.marks }));
     try {
       const data = await api("POST", "/api/boards/next", { boards: count, history, candidates: 0 });
-      say(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`);
+      showHint(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`);
     } catch (error) {
-      say(error.message);
+      showHint(error.message);
     }
   }
 
@@ -125,12 +159,19 @@ export function initBoards() {
     }
     busy = true;
     try {
+      // A word not in the list is answered 200 by /api/check: no failed request in the browser's log.
+      const check = await api("POST", "/api/check", { game: "wordle", variant: "normal", guess: typed });
+      if (!check.valid) {
+        say(check.message);
+        return;
+      }
       const open = game.targets.filter((_, b) => !solved(b));
       const data = await api("POST", "/api/boards/feedback", { targets: open, guess: typed });
       let i = 0;
       const marks = game.targets.map((_, b) => (solved(b) ? null : String(data.feedback[i++]).toUpperCase()));
       game.guesses.push({ word: typed, marks });
       typed = "";
+      showHint("");
       const allSolved = game.targets.every((_, b) => solved(b));
       game.over = allSolved || game.guesses.length >= game.rows;
       saveJSON(gameKey(count), game);
@@ -156,8 +197,10 @@ export function initBoards() {
       const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
       const button = el("button", { type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
         "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
-        onclick: () => press(key) }, key === "Backspace" ? "\u232B" : key);
+        onclick: () => press(key) }, key.length === 1 ? el("span", { class: "key-parts", "aria-hidden": "true" }) : null,
+      el("span", { class: "key-label" }, key === "Backspace" ? "\u232B" : key));
       button.addEventListener("mousedown", (event) => event.preventDefault());
+      if (key.length === 1) keys[key] = button;
       return button;
     })));
   }
@@ -166,7 +209,7 @@ export function initBoards() {
     if (!active || count === 1 || document.querySelector("dialog[open]")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    if (event.key === "Enter" && event.target.closest?.("button, a, summary")) return;
+    if (event.key === "Enter" && enterPressesControl(event.target)) return;
     const key = event.key === "Enter" || event.key === "Backspace" ? event.key
       : /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
     if (!key) return;
@@ -187,6 +230,7 @@ export function initBoards() {
     const saved = loadJSON(gameKey(count), null);
     game = saved && Array.isArray(saved.targets) && saved.targets.length === count ? saved : null;
     typed = "";
+    showHint("");
     render();
     if (!game && active) newRandom();
   }

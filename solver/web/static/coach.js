@@ -1,7 +1,7 @@
 // Wordle, coach: the person copies the guesses and colours of a game played elsewhere; the solver
 // says what is left and what to play next, and why; the review rates the guesses entered so far.
 import {
-  api, byId, displayTitle, el, fill, loadJSON, number, loadReview, saveJSON, setError, toGoText,
+  api, byId, chanceText, displayTitle, el, fill, loadJSON, number, loadReview, saveJSON, setError, stackTable, toGoText,
 } from "./common.js";
 
 const LENGTH = 5;
@@ -13,6 +13,16 @@ const MARK_NAME = { R: "grey", Y: "yellow", G: "green" };
 const SPELLINGS = { R: "RBX.-0\u2B1B\u2B1C", Y: "Y1\u{1F7E8}\u{1F7E6}", G: "G2\u{1F7E9}\u{1F7E7}" };
 const SHOWN = { R: "R", Y: "Y", G: "G" }; // what the marks field shows: R for grey, as the CLI and the API
 const STORE_KEY = "deduce.coach";
+const ALTERNATIVE_COLUMNS = [
+  { label: "Guess" },
+  { label: "Guesses to go", title: "expected guesses to finish with it, this one included: plain = proven optimal, "
+    + "~ = best found in the time allowed (not proven), >= = a proven lower bound, \u2248 = a quick estimate, "
+    + "? = not rated in time" },
+  { label: "Worst case", title: "the most guesses it can take, this one included; - when not known" },
+  { label: "Left on average", title: "answers left after it, on average: lower is better" },
+  { label: "Information (bits)", title: "bits of information: higher is better" },
+  { label: "Could be the answer" },
+];
 const LIST_LIMIT = 50;
 
 /** Marks typed in any accepted spelling -> "GYR..." of `LENGTH`, or null. */
@@ -26,6 +36,18 @@ export function parseMarks(text) {
     out.push(mark);
   }
   return out.join("");
+}
+
+/** Wordle's marks of `guess` when `answer` is the answer: greens first, then yellows from the letters left. */
+function marksOf(answer, guess) {
+  const left = [...answer].filter((letter, i) => guess[i] !== letter);
+  return [...guess].map((letter, i) => {
+    if (answer[i] === letter) return "G";
+    const at = left.indexOf(letter);
+    if (at < 0) return "R";
+    left.splice(at, 1);
+    return "Y";
+  }).join("");
 }
 
 export function initCoach(games) {
@@ -135,12 +157,15 @@ export function initCoach(games) {
     }
   }
 
-  // A word outside the answer list: offer the every-word variant, as the CLI's --all-words.
+  // A word outside the answer list: offer the every-word variant, as the CLI's --all-words; only when that
+  // is the row's only problem, i.e. the word, all green, fits every earlier row.
   const EVERY_WORD = "normal-all-words";
-  function showError(message) {
+  function showError(message, row = null) {
     setError(error, message);
     const offer = /is not one of the \d+ answers/.test(message || "") && select.value !== EVERY_WORD
-      && [...select.options].some((option) => option.value === EVERY_WORD);
+      && [...select.options].some((option) => option.value === EVERY_WORD)
+      && row && row.feedback === "G".repeat(LENGTH)
+      && rows.every((earlier) => marksOf(row.guess, earlier.guess) === earlier.marks);
     if (!offer) return;
     const button = el("button", { type: "button", class: "link", id: "coach-every-word" },
       "Allow any acceptable word as the answer");
@@ -179,8 +204,9 @@ export function initCoach(games) {
       marksInput.focus();
       return;
     }
+    const row = { guess, feedback: marks };
     try {
-      const data = await ask({ guess, feedback: marks });
+      const data = await ask(row);
       if (!data) return;
       // Accepted: the row joins the history and the editor starts a fresh row.
       rows.push({ guess, marks });
@@ -195,7 +221,7 @@ export function initCoach(games) {
       guessInput.focus();
     } catch (e) {
       // Nothing typed is lost: the row stays in the editor for fixing.
-      showError(e.message);
+      showError(e.message, row);
     }
   });
 
@@ -306,7 +332,7 @@ export function initCoach(games) {
           ex.expected_guesses !== null && ex.expected_guesses !== undefined
             ? `Expected guesses to finish (this one included): ${number(ex.expected_guesses, 2)}` : null,
           ex.worst_guesses !== null && ex.worst_guesses !== undefined ? ` · at most ${ex.worst_guesses}` : null,
-          ex.win_chance ? ` · chance it is the answer: ${Math.round(ex.win_chance * 100)}%` : null) : null));
+          ex.win_chance ? ` · chance it is the answer: ${chanceText(ex.win_chance)}` : null) : null));
 
       if (ex && ex.groups?.length && remaining > 1) {
         const shown = ex.groups.slice(0, 80);
@@ -324,29 +350,16 @@ export function initCoach(games) {
     }
 
     if (!data.solved && data.alternatives?.length) {
+      const use = (guess) => { guessInput.value = guess; renderEditor(); save(); guessInput.focus(); };
       parts.push(el("div", { class: "alternatives" },
         el("h3", {}, "Best guesses"),
-        el("div", { class: "table-scroll" },
-          el("table", {},
-            el("thead", {}, el("tr", {},
-              el("th", { scope: "col" }, "Guess"),
-              el("th", { scope: "col", title: "expected guesses to finish with it, this one included: plain = proven "
-                + "optimal, ~ = best found in the time allowed (not proven), \u2265 = a proven lower bound, "
-                + "blank = not rated in time" }, "Guesses to go"),
-              el("th", { scope: "col", title: "the most guesses it can take, this one included" }, "Worst case"),
-              el("th", { scope: "col", title: "answers left after it, on average: lower is better" }, "Left on average"),
-              el("th", { scope: "col", title: "bits of information: higher is better" }, "Information (bits)"),
-              el("th", { scope: "col" }, "Could be the answer"))),
-            el("tbody", {}, data.alternatives.map((alt) => el("tr", { class: alt.solver ? "solver-guess" : "" },
-              el("td", {}, el("button", {
-                type: "button", class: "link guess-text", title: "Use this guess",
-                onclick: () => { guessInput.value = alt.guess; renderEditor(); save(); guessInput.focus(); },
-              }, alt.guess), alt.solver ? " (suggested)" : ""),
-              el("td", {}, toGoText(alt)),
-              el("td", {}, alt.worst === null || alt.worst === undefined ? "" : number(alt.worst)),
-              el("td", {}, number(alt.expected_left, 2)),
-              el("td", {}, number(alt.entropy, 2)),
-              el("td", {}, alt.possible ? "yes" : "no"))))))));
+        el("div", { class: "table-scroll" }, stackTable(ALTERNATIVE_COLUMNS, data.alternatives.map((alt) => ({
+          attrs: { class: alt.solver ? "solver-guess" : "" },
+          cells: [[el("button", { type: "button", class: "link guess-text", title: "Use this guess",
+            onclick: () => use(alt.guess) }, alt.guess), alt.solver ? " (suggested)" : ""],
+          toGoText(alt), alt.worst === null || alt.worst === undefined ? "-" : number(alt.worst),
+          number(alt.expected_left, 2), number(alt.entropy, 2), alt.possible ? "yes" : "no"],
+        }))))));
     }
     fill(advice, parts);
     $("coach-add").disabled = Boolean(data.solved);

@@ -111,17 +111,54 @@ export function number(value, digits = 3) {
   return Number(value).toFixed(digits);
 }
 
-/** How each kind of value is marked: plain when proven, "~" approximate, "\u2265" a lower bound, "\u2248" an estimate. */
-const KIND_MARK = { approximate: "~", bound: "\u2265", estimate: "\u2248" };
+/** How each kind of value is marked, as the CLI marks it: plain when proven, "~" approximate, ">=" a lower
+ * bound, "\u2248" an estimate. */
+const KIND_MARK = { approximate: "~", bound: ">=", estimate: "\u2248" };
+const isMissing = (value) => value === null || value === undefined;
 
-/** Guesses to go of a ranked guess, marked by its kind (KIND_MARK); blank unrated. */
+/** Guesses to go of a ranked guess, marked by its kind (KIND_MARK); "?" unrated, as the CLI writes it. */
 export function toGoText(alt) {
-  if (alt.to_go === null || alt.to_go === undefined) return "";
+  if (isMissing(alt.to_go)) return "?";
   const mark = KIND_MARK[alt.to_go_kind] ?? "";
   return mark + Number(alt.to_go).toFixed(3);
 }
 
-/** Cost of a reviewed guess (/api/review): "0", "0.351", "~0.004" not proven, "\u22650.0004" at least, "?" unknown. */
+/** A whole number rounded, or "-" when there is none (the CLI's sign for a luck or skill not rated). */
+export function roundOrDash(value) {
+  return isMissing(value) ? "-" : String(Math.round(value));
+}
+
+/** A chance as people read it: "35%", "1 in 1,200" under 1% (never 0% for a chance there is), ">99%". */
+export function chanceText(p) {
+  if (p >= 1) return "100%";
+  if (p > 0.99) return ">99%";
+  if (p > 0 && p < 0.01) return `1 in ${number(Math.round(1 / p))}`;
+  return `${Math.round(p * 100)}%`;
+}
+
+// How the focus got where it is: a click or tap, or the keyboard (Tab).
+let focusByPointer = false;
+document.addEventListener("pointerdown", () => { focusByPointer = true; }, true);
+document.addEventListener("keydown", (event) => { if (event.key === "Tab") focusByPointer = false; }, true);
+
+/** Whether Enter on `target` is the control's own: a button, link or summary reached with Tab. After a
+ * mouse click on one (the focus stays there, unseen) Enter belongs to the game: it enters the guess. */
+export function enterPressesControl(target) {
+  return Boolean(target.closest?.("button, a, summary")) && !focusByPointer;
+}
+
+/** A table that stacks on a phone: each row's cells as "label value" pairs (style.css, .stack-table).
+ * `columns`: [{label, title, num (right-aligned), class}]; `rows`: [{attrs, cells: [content per column]}]. */
+export function stackTable(columns, rows, attrs = {}) {
+  return el("table", { ...attrs, class: `stack-table ${attrs.class || ""}`.trim() },
+    el("thead", {}, el("tr", {}, columns.map((c) =>
+      el("th", { scope: "col", class: c.num ? "num" : null, title: c.title }, c.label)))),
+    el("tbody", {}, rows.map(({ attrs: rowAttrs, cells }) => el("tr", rowAttrs || {},
+      cells.map((content, i) => el("td", { class: columns[i].class || (columns[i].num ? "num" : null),
+        "data-label": columns[i].label }, content))))));
+}
+
+/** Cost of a reviewed guess (/api/review): "0", "0.351", "~0.004" not proven, ">=0.0004" at least, "?" unknown. */
 export function costText(g) {
   if (g.cost === null || g.cost === undefined || !g.cost_kind) return "?";
   if (g.cost === 0 && g.cost_kind === "proven") return "0";
@@ -158,6 +195,24 @@ async function copyText(text, node, note) {
   }
 }
 
+/** The review table's columns, as `deduce review` prints them. */
+const REVIEW_COLUMNS = [
+  { label: "#", num: true },
+  { label: "Guess", class: "guess-text" },
+  { label: "Feedback" },
+  { label: "Before", num: true, title: "answers possible before the guess" },
+  { label: "After", num: true, title: "answers possible after it" },
+  { label: "Expected", num: true, title: "the answers it was expected to leave, on average" },
+  { label: "Luck", num: true, title: "0-100, 50 an average draw; - when one answer was left" },
+  { label: "To go (yours)", num: true, title: "expected guesses to finish with your guess, this one included: "
+    + "plain = proven, ~ = a strategy found (at most this), >= = at least, \u2248 = a quick estimate, ? = not rated" },
+  { label: "Best guess", class: "guess-text" },
+  { label: "To go (best)", num: true, title: "expected guesses to finish with the best guess" },
+  { label: "Cost", num: true, class: "num review-cost", title: "expected guesses lost against the best guess: 0 for "
+    + "an optimal guess, marked as the values are" },
+  { label: "Skill", num: true, title: "100 \u00d7 2^(-cost / 0.25): 100 for an optimal guess; - when not rated" },
+];
+
 /** A reviewed game (/api/review's answer): the table of its guesses, the summary and the share line. */
 export function reviewView(data, names = null) {
   const n = data.guesses.length;
@@ -165,43 +220,18 @@ export function reviewView(data, names = null) {
   const lost = `${data.exact ? "" : "~"}${Number(data.cost).toFixed(2)}`;
   const share = el("code", { class: "review-share-text" }, data.share);
   const note = el("span", { class: "hint", "aria-live": "polite" });
-  const toGo = (value, kind) => (value === null || value === undefined ? "?"
-    : toGoText({ to_go: value, to_go_kind: kind }));
+  const toGo = (value, kind) => toGoText({ to_go: value, to_go_kind: kind });
   return el("div", { class: "review-body" },
     el("h3", {}, data.won ? `Review: solved in ${guesses}`
       : data.lost ? `Review: lost, not solved in ${guesses}` : `Review: not solved after ${guesses}`),
     el("div", { class: "table-scroll" },
-      el("table", { class: "review-table" },
-        el("thead", {}, el("tr", {},
-          el("th", { scope: "col" }, "#"),
-          el("th", { scope: "col" }, "Guess"),
-          el("th", { scope: "col" }, "Feedback"),
-          el("th", { scope: "col", class: "num", title: "answers possible before the guess" }, "Before"),
-          el("th", { scope: "col", class: "num", title: "answers possible after it" }, "After"),
-          el("th", { scope: "col", class: "num", title: "0-100, 50 an average draw; blank when one answer was left" },
-            "Luck"),
-          el("th", { scope: "col", class: "num", title: "expected guesses to finish with your guess, this one "
-            + "included: plain = proven, ~ = a strategy found (at most this), \u2265 = at least, \u2248 = a quick estimate" },
-          "To go (yours)"),
-          el("th", { scope: "col" }, "Best guess"),
-          el("th", { scope: "col", class: "num", title: "expected guesses to finish with the best guess" },
-            "To go (best)"),
-          el("th", { scope: "col", class: "num", title: "expected guesses lost against the best guess: 0 for an "
-            + "optimal guess, marked as the values are" }, "Cost"),
-          el("th", { scope: "col", class: "num", title: "100 \u00d7 2^(-cost / 0.25): 100 for an optimal guess" },
-            "Skill"))),
-        el("tbody", {}, data.guesses.map((g) => el("tr", { class: g.cost ? "costly" : "" },
-          el("td", { class: "num" }, g.number),
-          el("td", { class: "guess-text" }, g.guess),
-          el("td", {}, reviewFeedback(g, names)),
-          el("td", { class: "num" }, number(g.before)),
-          el("td", { class: "num" }, number(g.after)),
-          el("td", { class: "num" }, g.luck === null || g.luck === undefined ? "" : Math.round(g.luck)),
-          el("td", { class: "num" }, toGo(g.to_go, g.to_go_kind)),
-          el("td", { class: "guess-text" }, g.best_guess),
-          el("td", { class: "num" }, toGo(g.best_to_go, g.best_to_go_kind)),
-          el("td", { class: "num review-cost" }, costText(g)),
-          el("td", { class: "num" }, g.skill === null || g.skill === undefined ? "" : Math.round(g.skill))))))),
+      stackTable(REVIEW_COLUMNS, data.guesses.map((g) => ({
+        attrs: { class: g.cost ? "costly" : "" },
+        cells: [g.number, g.guess, reviewFeedback(g, names), number(g.before), number(g.after),
+          isMissing(g.expected_after) ? "?" : number(g.expected_after, 1), roundOrDash(g.luck),
+          toGo(g.to_go, g.to_go_kind), g.best_guess, toGo(g.best_to_go, g.best_to_go_kind), costText(g),
+          roundOrDash(g.skill)],
+      })), { class: "review-table" })),
     el("p", { class: "review-summary" },
       `Skill ${data.skill ?? "?"}/100`,
       data.luck === null || data.luck === undefined ? "" : ` \u00b7 luck ${data.luck}/100`,
@@ -253,17 +283,10 @@ export function barChart(node, rows, highlight = null) {
         el("span", { class: "bar-count" }, number(value))))));
 }
 
-const NAMES = { wordle: "Wordle", mastermind: "Mastermind", bulls: "Bulls and Cows", battleship: "Battleship", cards: "Cards" };
-const WORDLE_VARIANTS = { normal: "Wordle", hard: "Wordle, hard mode", "answers-only": "Wordle, only answers as guesses" };
-
-/** A game variant's name for people: "Bulls and Cows", "Cards, 3 cards", "Wordle, hard mode". */
+/** A game variant's name for people, /api/games' label: "Bulls and Cows", "Cards, 3 cards", "Wordle, hard mode, NYT lists". */
 export function displayTitle(g) {
   if (!g) return "";
-  if (g.game === "wordle" && WORDLE_VARIANTS[g.variant]) return WORDLE_VARIANTS[g.variant];
-  const cards = g.game === "cards" && /^n(\d)$/.exec(g.variant);
-  if (cards) return `Cards, ${cards[1]} ${cards[1] === "1" ? "card" : "cards"}`;
-  if (NAMES[g.game] && g.variant === "default") return NAMES[g.game];
-  return g.title || `${g.game} ${g.variant}`;
+  return g.label || g.title || `${g.game} ${g.variant}`;
 }
 
 /** Per-field help from a game's help text "a,b: what a counts, what b counts" (null if it does not split). */

@@ -1,9 +1,10 @@
 // Other games (Mastermind, Bulls and Cows, cards, battleship): the solver guesses a secret the
 // person keeps in mind, or the person guesses a secret the page draws.
 import { api, byId, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError } from "./common.js";
-import { guessView, shotBoard, typedGuess } from "./pieces.js";
+import { guessView, pegPicker, shotBoard, shotView, typedGuess } from "./pieces.js";
 
 const LIST_LIMIT = 30;
+const MASTERMIND_PEGS = 4; // the pegs of a Mastermind code (its one variant)
 
 function nice(name) {
   return String(name).replace(/_/g, " ");
@@ -35,6 +36,21 @@ export function initGames(allGames) {
         el("span", { class: "fb" }, feedbackText(feedback, names().map(nice))))));
     node.hidden = !history.length;
   }
+  // A request on its way: its mode box is busy (aria-busy) and, until something else is said, its status
+  // line says so. `pending` counts each box's requests: the last one to settle clears the sign.
+  const pending = new Map();
+  async function loading(box, status, request) {
+    pending.set(box, (pending.get(box) || 0) + 1);
+    box.setAttribute("aria-busy", "true");
+    if (!status.textContent) status.textContent = "Loading\u2026";
+    try {
+      return await request;
+    } finally {
+      pending.set(box, pending.get(box) - 1);
+      if (!pending.get(box)) box.removeAttribute("aria-busy");
+      if (status.textContent === "Loading\u2026") status.textContent = "";
+    }
+  }
   function candidateList(node, remaining, candidates, what) {
     const parts = [];
     if (remaining > 1 && candidates?.length) {
@@ -51,6 +67,9 @@ export function initGames(allGames) {
   const gsFields = $("gs-fields");
   const gsError = $("gs-error");
   const gsStatus = $("gs-status");
+  const gsBox = $("games-solver");
+  const gsBoard = el("div", { id: "gs-board" });
+  $("gs-guess").closest("p").after(gsBoard);
 
   function buildFields() {
     const fb = info()?.feedback;
@@ -90,6 +109,7 @@ export function initGames(allGames) {
     }
     current.hidden = false;
     fill($("gs-guess"), guessView(info()?.game, data.guess));
+    fill(gsBoard, info()?.game === "battleship" ? shotView(solver.history, data.guess) : null);
     // Only a guess that may be the secret can be it (the explanation says how likely).
     $("gs-win").hidden = Boolean(data.explanation) && !(data.explanation.win_chance > 0);
     const left = data.remaining;
@@ -107,7 +127,7 @@ export function initGames(allGames) {
   }
 
   async function solverAsk(history) {
-    return api("POST", "/api/next", request({ history, candidates: LIST_LIMIT }));
+    return loading(gsBox, gsStatus, api("POST", "/api/next", request({ history, candidates: LIST_LIMIT })));
   }
 
   async function solverStart() {
@@ -193,18 +213,23 @@ export function initGames(allGames) {
   const gyError = $("gy-error");
   const gyStatus = $("gy-status");
   const gyInput = $("gy-guess");
+  const gyBox = $("games-you");
 
   // Battleship: shots clicked on the board (three cells make a guess), or typed.
   const shots = shotBoard((guess) => {
     gyInput.value = guess;
     $("gy-form").requestSubmit();
   });
-  $("gy-form").after(shots.node);
+  // Mastermind: pegs clicked (each adds its colour to the guess), or typed.
+  const pegs = pegPicker(gyInput, MASTERMIND_PEGS);
+  $("gy-form").after(shots.node, pegs);
 
   function renderYou(remaining, candidates) {
     historyList($("gy-history"), you.history);
-    shots.node.hidden = info()?.game !== "battleship" || you.over || !you.target;
-    shots.mark(new Set(you.history.flatMap(({ guess }) => guess.split(/[\s-]+/))));
+    shots.node.hidden = info()?.game !== "battleship" || !you.target;
+    shots.lock(you.over); // the marks stay, no more shots
+    shots.mark(you.history);
+    pegs.hidden = info()?.game !== "mastermind" || you.over || !you.target;
     gyInput.placeholder = info() ? `e.g. ${info().example_guess}` : "";
     $("gy-form").hidden = you.over || !you.target;
     $("gy-giveup").disabled = you.over || !you.target;
@@ -227,7 +252,8 @@ export function initGames(allGames) {
     const g = info();
     const round = you.round;
     try {
-      const data = await api("GET", `/api/random?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}`);
+      const data = await loading(gyBox, gyStatus,
+        api("GET", `/api/random?game=${encodeURIComponent(g.game)}&variant=${encodeURIComponent(g.variant)}`));
       if (round !== you.round) return;
       you.target = data.target;
       gyStatus.textContent = `A secret is hidden: one of ${number(g.targets)}. Your guess?`;
@@ -246,7 +272,8 @@ export function initGames(allGames) {
     const stale = () => round !== you.round;
     you.busy = true;
     try {
-      const result = await api("POST", "/api/feedback", request({ target: you.target, guess, history: you.history }));
+      const result = await loading(gyBox, gyStatus,
+        api("POST", "/api/feedback", request({ target: you.target, guess, history: you.history })));
       if (stale()) return;
       you.history.push({ guess, feedback: result.feedback });
       if (typedGuess(gyInput.value) === guess) gyInput.value = ""; // what was typed since stays
@@ -259,7 +286,8 @@ export function initGames(allGames) {
         fill($("gy-candidates"));
         return;
       }
-      const data = await api("POST", "/api/candidates", request({ history: you.history, limit: LIST_LIMIT }));
+      const data = await loading(gyBox, gyStatus,
+        api("POST", "/api/candidates", request({ history: you.history, limit: LIST_LIMIT })));
       if (stale()) return;
       renderYou(data.remaining, data.candidates);
     } catch (e) {

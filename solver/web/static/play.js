@@ -1,5 +1,5 @@
 // Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
-import { api, byId, el, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
+import { api, byId, el, enterPressesControl, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
 import { copyArea, localDate, recordGame, showStats } from "./stats.js";
 
 const LENGTH = 5;
@@ -203,9 +203,16 @@ export function initPlay() {
     }
     busy = true;
     try {
-      const result = await api("POST", "/api/feedback", {
-        game: "wordle", variant: variant(), target: game.answer, guess: typed, history: history(),
-      });
+      // A word the game refuses (not in the list, against hard mode) is answered 200 by /api/check, so
+      // the browser logs no failed request for it.
+      const request = { game: "wordle", variant: variant(), guess: typed, history: history() };
+      const check = await api("POST", "/api/check", request);
+      if (!check.valid) {
+        say(check.message);
+        shake();
+        return;
+      }
+      const result = await api("POST", "/api/feedback", { ...request, target: game.answer });
       const marks = String(result.feedback).toUpperCase();
       game.guesses.push({ word: typed, marks });
       typed = "";
@@ -329,9 +336,13 @@ export function initPlay() {
       say("The answer must be five letters");
       return;
     }
-    // The service checks the word: scoring it against itself fails when it is not in the list.
+    // The service checks the word: it must be one of the answers.
     try {
-      await api("POST", "/api/feedback", { game: "wordle", variant: "normal", target: word, guess: word, history: [] });
+      const check = await api("POST", "/api/check", { game: "wordle", variant: "normal", target: word, guess: word });
+      if (!check.valid) {
+        say(`${word} cannot be the answer: ${check.message}`);
+        return;
+      }
     } catch (error) {
       say(`${word} cannot be the answer: ${error.message}`);
       return;
@@ -341,23 +352,15 @@ export function initPlay() {
     begin(word, true);
   });
 
-  // How the focus got where it is: a click or tap, or the keyboard (Tab).
-  let focusByPointer = false;
-  document.addEventListener("pointerdown", () => { focusByPointer = true; }, true);
-  document.addEventListener("keydown", (event) => { if (event.key === "Tab") focusByPointer = false; }, true);
-
   document.addEventListener("keydown", (event) => {
     if (!active || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (document.body.dataset.boards > 1) return; // Dordle or Quordle on show: boards.js takes the keys
     const target = event.target;
     const typing = target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]");
     if (typing) return;
-    // Enter presses a button, link or summary reached with Tab; after a mouse click on one (the
-    // focus stays there, unseen) it enters the guess, as the player expects.
-    const control = target.closest?.("button, a, summary");
     let key = null;
     if (event.key === "Enter") {
-      if (control && !focusByPointer) return;
+      if (enterPressesControl(target)) return;
       key = "Enter";
     } else if (event.key === "Backspace") key = "Backspace";
     else if (/^[a-zA-Z]$/.test(event.key)) key = event.key.toUpperCase();
