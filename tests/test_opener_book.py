@@ -104,3 +104,19 @@ def test_the_committed_books_cover_their_openers_and_say_what_is_proven(name, va
         answers[row] = answers.get(row, 0) + size
     for opener in openers:  # each opener's classes hold every answer but the opener itself
         assert answers[opener] == game.n_targets - int(np.isin(opener, game.target_index))
+
+
+def test_an_unproven_book_entry_gives_way_to_a_smaller_live_total():
+    """AUDIO=YRRRR in hard mode (435 answers) is one of the committed book's few unproven classes (a top-k
+    total, 1386); the live search (the shortlist) finds a smaller total there, which the solver plays."""
+    game = get_game("wordle", "hard")
+    solver = Solver(game)
+    _, root = solver.initial_guess()
+    state = solver.advance(root, game.index_of("AUDIO"), game.encode("YRRRR"))
+    booked = solver.book_choice(state)
+    assert booked is not None and not booked.exact
+    _, live = Solver(game, use_book=False).choose_off_tree(state.candidate_positions, state.history)
+    assert live is not None and live.total < booked.total
+    row = solver.guess_row(state)
+    assert (row, state.value) == (live.guess, live.expected)
+    assert not state.exact  # neither is proven

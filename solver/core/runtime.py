@@ -340,13 +340,18 @@ class Solver:
         return ExactChoice(guess, total, candidates, proven, 0.0)
 
     def guess_row(self, state: State) -> int:
-        """Return the guess row to play in `state`: the tree's, else the opener book's, else the exact
-        search's within the budget (`solver.core.search.live`; with `live="exact"`), else the greedy rule's."""
+        """Return the guess row to play in `state`: the tree's, else the opener book's (an unproven entry only
+        when the live search finds no smaller total), else the exact search's within the budget
+        (`solver.core.search.live`; with `live="exact"`), else the greedy rule's."""
         tree = self.tree
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
         if "choice" not in state._live:
             booked = self.book_choice(state)
+            if booked is not None and not booked.exact:  # the book's best found, not proven: the live search may beat it
+                _, exact = self.choose_off_tree(state.candidate_positions, state.history)
+                if exact is not None and exact.total < booked.total:
+                    booked = exact
             if booked is not None:
                 state._live["choice"], state._live["exact"] = None, booked
         if "choice" not in state._live:
