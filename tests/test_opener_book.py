@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, book_openers, build_book, is_current
+from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, book_openers, build_book, complete_book, is_current
 from solver.core import artifacts
 from solver.core.registry import get_game
 from solver.core.runtime import Solver
@@ -106,17 +107,54 @@ def test_the_committed_books_cover_their_openers_and_say_what_is_proven(name, va
         assert answers[opener] == game.n_targets - int(np.isin(opener, game.target_index))
 
 
-def test_an_unproven_book_entry_gives_way_to_a_smaller_live_total():
-    """AUDIO=YRRRR in hard mode (435 answers) is one of the committed book's few unproven classes (a top-k
-    total, 1386); the live search (the shortlist) finds a smaller total there, which the solver plays."""
+WEAK = BookPlan(top=0, favourites=("AUDIO",), class_work=5_000_000, top_k=4, top_work=50_000_000, final_work=0)
+
+
+@pytest.fixture(scope="module")
+def weak_book(tmp_path_factory) -> Path:
+    """A hard-mode book of AUDIO searched with little work and no last stage: many classes unproven."""
+    folder = tmp_path_factory.mktemp("weak")
+    built, _ = build_book(get_game("wordle", "hard"), WEAK, jobs=1, folder=folder, force=True)
+    assert built
+    return folder
+
+
+def test_an_unproven_book_entry_gives_way_to_a_smaller_live_total(weak_book):
     game = get_game("wordle", "hard")
-    solver = Solver(game)
-    _, root = solver.initial_guess()
-    state = solver.advance(root, game.index_of("AUDIO"), game.encode("YRRRR"))
-    booked = solver.book_choice(state)
-    assert booked is not None and not booked.exact
-    _, live = Solver(game, use_book=False).choose_off_tree(state.candidate_positions, state.history)
-    assert live is not None and live.total < booked.total
-    row = solver.guess_row(state)
-    assert (row, state.value) == (live.guess, live.expected)
-    assert not state.exact  # neither is proven
+    book, _ = artifacts.read_book(game, weak_book)
+    solver = Solver(game, folder=weak_book)  # this folder's book (and no tree: the states are one guess in)
+    live = Solver(game, use_book=False, use_tree=False)
+    root = live.initial_guess()[1]
+    beaten = 0
+    for (opener, code), (guess, size, total, proven, _) in sorted(book.items(), key=lambda item: -item[1][1])[:6]:
+        state = solver.advance(solver.initial_guess()[1], opener, code)
+        _, found = live.choose_off_tree(live.advance(root, opener, code).candidate_positions, state.history)
+        row = solver.guess_row(state)
+        if not proven and found is not None and found.total < total:
+            assert (row, state.value) == (found.guess, found.expected)
+            beaten += 1
+        else:
+            assert row == guess
+    assert beaten >= 1
+
+
+def test_the_last_stage_proves_what_the_earlier_ones_left(weak_book, tmp_path):
+    """`complete_book` (the last stage alone, on a book built by the earlier ones) proves the unproven classes:
+    their totals are then the exact search's."""
+    game = get_game("wordle", "hard")
+    shutil.copy(artifacts.artifact_path(artifacts.BOOK, game, weak_book), tmp_path)
+    before, _ = artifacts.read_book(game, tmp_path)
+    proven_now, _ = complete_book(game, replace(WEAK, final_work=20_000_000_000), tmp_path)
+    after, meta = artifacts.read_book(game, tmp_path)
+    assert proven_now >= 1 and meta["strategy"].endswith("-final2e+10")
+    solver, live, checked = Solver(game, use_tree=False), ExactLive(game), 0
+    for key, (guess, size, total, proven, lower) in sorted(after.items(), key=lambda item: item[1][1]):
+        if before[key][3] or not proven or checked >= 3:
+            continue  # the three smallest classes this stage proved
+        state = solver.advance(solver.initial_guess()[1], *key)
+        choice = live.choose(state.candidate_positions, state.history, math.inf)
+        assert choice.exact and choice.total == total == lower <= before[key][2]
+        checked += 1
+    assert checked >= 1
+    with pytest.raises(ValueError, match="not by the earlier stages"):
+        complete_book(game, replace(WEAK, top_k=3), tmp_path)

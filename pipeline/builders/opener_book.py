@@ -9,7 +9,9 @@ each covered opener, the second guess and its value, computed here ahead of time
   pairs scored: the least total guesses over the class and an optimal guess, proven;
 * else the top-k search (`BookPlan.top_k` leading guesses at every node) within `BookPlan.top_work`:
   the total of a real strategy (an upper bound) and its guess, beside a proven lower bound (the
-  counting bound of the class's size).
+  counting bound of the class's size);
+* once every opener is done, a last proof of each class still unproven within `BookPlan.final_work`
+  (`prove_remaining`; `--complete` runs only this stage on the committed books).
 
 Openers covered: the `BookPlan.top` best of the committed opener ranking (`deduce openers --exact
 --all`; beyond its exact totals, by the greedy figure: `book_openers`) and `FAVOURITES`, the words people commonly open with; `--all` covers every allowed guess
@@ -27,7 +29,7 @@ import hashlib
 import shutil
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -63,9 +65,16 @@ class BookPlan:
     top_k: int = 8
     top_work: int = 500_000_000  # pairs of the top-k search of a class the proof did not finish
     memo_bits: int = 20
+    # pairs of a last proof of each class still unproven once every opener is done (a few large classes after
+    # the weakest favourites: 3e9 pairs and 13 s for AUDIO=YRRRR in hard mode)
+    final_work: int = 50_000_000_000
 
     def describe(self) -> str:
         """Return how the classes are searched (the staleness key; which openers is `selection`)."""
+        return f"{self.stages()}-final{self.final_work:.0e}"
+
+    def stages(self) -> str:
+        """Return how the classes are searched before the last stage (`describe` without it)."""
         return f"book-prove{self.class_work:.0e}-top{self.top_k}x{self.top_work:.0e}-memo{self.memo_bits}"
 
     def selection(self) -> str:
@@ -168,6 +177,30 @@ def solve_opener(game: Game, table: np.ndarray, row: int, plan: BookPlan) -> lis
     return entries
 
 
+def prove_remaining(game: Game, table: np.ndarray, entries: list[BookEntry], plan: BookPlan) -> list[BookEntry]:
+    """Return `entries` with each unproven class searched once more by the proof, within `plan.final_work`
+    pairs (0: no last stage) and its entry's guesses left: proven now, or left as it was."""
+    options = SearchOptions(max_guesses=(game.max_guesses or 6) + EXTRA_GUESSES, memo_bits=plan.memo_bits,
+                            symmetry_levels=0)
+    prove, out = None, []
+    everything = np.arange(game.n_targets, dtype=np.int64)
+    for entry in entries:
+        if not entry.proven and plan.final_work > 0:
+            prove = prove or Searcher(game, table, options)
+            positions = dict(prove.split(entry.opener, everything))[entry.code].astype(np.int32)
+            guesses, ghash = prove.allowed_after(((entry.opener, entry.code),))
+            before = prove.work
+            found = prove.bounded_value(positions, entry.guesses_left, plan.final_work, guesses, ghash)
+            work = entry.work + prove.work - before
+            if found is not None and found[1] >= 0 and found[0] < INF:
+                entry = BookEntry(entry.opener, entry.code, entry.candidates, int(found[1]), int(found[0]), True,
+                                  int(found[0]), entry.guesses_left, work)
+            else:
+                entry = replace(entry, work=work)
+        out.append(entry)
+    return out
+
+
 def _book_task(game: Game, table: np.ndarray, row: int, plan: BookPlan, checkpoint: Path) -> tuple[int, float]:
     began = time.perf_counter()
     entries = solve_opener(game, table, row, plan)
@@ -259,16 +292,50 @@ def build_book(game: Game, plan: BookPlan = BookPlan(), jobs: int = 2, folder: P
         if progress is not None:
             progress(len(done), len(rows))
     entries = [entry for row in rows for entry in done[row]]
-    search_seconds = sum(_seconds(checkpoint, row) for row in rows)
-    proven = [e for e in entries if e.proven]
-    extra = {"openers": len(rows), "classes": len(entries), "proven_classes": len(proven),
-             "classes_beyond_the_limit": sum(e.guesses_left > (game.max_guesses or 6) - 1 for e in entries),
-             "answers": sum(e.candidates for e in entries), "proven_answers": sum(e.candidates for e in proven),
-             "strategy": plan.describe(), "selection": plan.selection(), "work": sum(e.work for e in entries),
-             "build_seconds": f"{time.perf_counter() - began:.1f}", "search_seconds": f"{search_seconds:.1f}"}
-    artifacts.write(artifacts.BOOK, game, to_arrow(game, entries), extra, folder)
+    final_began = time.perf_counter()
+    entries = prove_remaining(game, table, entries, plan)
+    search_seconds = sum(_seconds(checkpoint, row) for row in rows) + time.perf_counter() - final_began
+    _write_book(game, plan, entries, len(rows), time.perf_counter() - began, search_seconds, folder)
     shutil.rmtree(checkpoint, ignore_errors=True)
     return True, time.perf_counter() - began
+
+
+def _write_book(game: Game, plan: BookPlan, entries: list[BookEntry], openers: int, build_seconds: float,
+                search_seconds: float, folder: Path | None, work: int | None = None) -> None:
+    """Write the book artifact of these entries, with its figures in the metadata."""
+    proven = [e for e in entries if e.proven]
+    extra = {"openers": openers, "classes": len(entries), "proven_classes": len(proven),
+             "classes_beyond_the_limit": sum(e.guesses_left > (game.max_guesses or 6) - 1 for e in entries),
+             "answers": sum(e.candidates for e in entries), "proven_answers": sum(e.candidates for e in proven),
+             "strategy": plan.describe(), "selection": plan.selection(),
+             "work": sum(e.work for e in entries) if work is None else work,
+             "build_seconds": f"{build_seconds:.1f}", "search_seconds": f"{search_seconds:.1f}"}
+    artifacts.write(artifacts.BOOK, game, to_arrow(game, entries), extra, folder)
+
+
+def complete_book(game: Game, plan: BookPlan = BookPlan(), folder: Path | None = None) -> tuple[int, float]:
+    """Run the last stage (`prove_remaining`) on the book artifact as it stands, built by the earlier
+    stages of this plan (the same entries a new build would have before that stage: the stages are
+    deterministic), and write it with this plan; return (classes proven now, seconds). The book's
+    figures add the stage's pairs and seconds to those its metadata held."""
+    began = time.perf_counter()
+    table_of_book, meta = artifacts.read(artifacts.BOOK, game, folder)
+    built_by = meta.get("strategy", "")
+    if built_by.split("-final")[0] != plan.stages():
+        raise ValueError(f"the book was built by {built_by!r}, not by the earlier stages of {plan.describe()!r}")
+    columns = table_of_book.to_pydict()
+    entries = [BookEntry(game.index_of(opener), code, size, guess, total, proven, lower, left, 0)
+               for opener, code, size, guess, total, proven, lower, left in zip(
+                   columns["opener"], columns["feedback"], columns["candidates"], columns["guess"], columns["total"],
+                   columns["proven"], columns["lower_bound"], columns["guesses_left"])]
+    before = sum(e.proven for e in entries)
+    table = load_table(get_game(*table_of(game.name, game.variant)))
+    entries = prove_remaining(game, table, entries, plan)
+    seconds = time.perf_counter() - began
+    work = int(meta.get("work", 0)) + sum(e.work for e in entries)
+    _write_book(game, plan, entries, int(meta["openers"]), float(meta.get("build_seconds", 0)) + seconds,
+                float(meta.get("search_seconds", 0)) + seconds, folder, work)
+    return sum(e.proven for e in entries) - before, seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,9 +348,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=cluster.BACKENDS, default="local")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:PORT")
     parser.add_argument("--force", action="store_true")
+    parser.add_argument("--complete", action="store_true",
+                        help="run only the last stage (the proof of the unproven classes) on the books as they are")
     args = parser.parse_args(argv)
     cluster.check_options(args.backend, args.scheduler)
     plan = BookPlan(every_opener=args.all)
+    if args.complete:
+        for variant in args.variant or [v for _, v in BOOK_VARIANTS]:
+            game = get_game("wordle", variant)
+            proven, seconds = complete_book(game, plan)
+            print(f"{game.key}: {proven} more classes proven in {seconds:.1f} s", file=sys.stderr)
+        return 0
     with cluster.open_backend(args.backend, args.scheduler, args.jobs) as where:
         for variant in args.variant or [v for _, v in BOOK_VARIANTS]:
             game = get_game("wordle", variant)
