@@ -5,8 +5,9 @@ A request whose answer is read from a precomputed tree costs milliseconds; one t
 ones run in `LivePool`: at most `live_workers` at once, at most `live_queue` more waiting; past that a
 request is refused at once (`Busy`: 503 with Retry-After) instead of queueing behind work it would wait
 seconds for. A computation whose client goes away is cancelled (`solver.core.search.live.Cancel`): its
-searches stop at their next node and it starts no other, so the worker is free again at once. Tree answers never enter the pool, so live work cannot starve them (`api` decides which
-is which, from `service.on_tree`).
+searches stop at their next node and it starts no other, so the worker is free again at once. Tree
+answers never enter the pool, so live work cannot starve them (`api` decides which is which, from
+`service.on_tree`).
 
 The limits are read from the environment (`Limits.from_env`), where `deduce serve` puts its options, so
 that `uvicorn --factory solver.web.app:create_app` honours them too:

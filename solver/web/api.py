@@ -5,8 +5,9 @@ request (`Answers`): a repeated request is answered on the event loop in microse
 first read in the thread pool (its fields parsed, and `service.on_tree` asked whether its history
 follows the precomputed tree); then it is answered there at once if the tree answers it, or else
 handed to the bounded live pool (`admission.LivePool`: the request's app holds it), which refuses it
-with 503 and Retry-After when full; its live work is cancelled if the client disconnects. Live, so pooled: a history off the tree (or a variant without
-one), alternatives to rank (`top` > 0), a review. Tree answers never wait for live work.
+with 503 and Retry-After when full; its live work is cancelled if the client disconnects. Live, so
+pooled: a history off the tree (or a variant without one), alternatives to rank (`top` > 0), a review.
+Tree answers never wait for live work.
 """
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ The work is SEARCH_PAIRS (guess, target) pairs scored per second of the budget, 
 machine, and every search starts from an empty memo: a live choice is a function of the state (its
 candidates, the guesses left, in hard mode the history) and the budget, whatever was asked before in
 the process and whatever the machine's speed or load. The wall clock is a safety net only
-(`strategy.safety_seconds`: twenty times the budget, at least 2 s), for a machine far slower or busier than usual; a search
-it stops is logged and its outcome is not kept.
+(`strategy.safety_seconds`: twenty times the budget, at least 2 s), for a machine far slower or
+busier than usual; a search it stops is logged and its outcome is not kept.
 
 Each stage is one `Searcher` over a sub-game whose targets are the state's candidates
 (codes[all guesses, candidates], a kernel call), its memo emptied before each search. The sub-games

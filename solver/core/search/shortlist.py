@@ -9,7 +9,8 @@ below the first are taken from the same pool as the first (in hard mode a supers
 history would allow there: the look-ahead is a ranking, never a value shown as proven).
 
 Work: one pass over the table for the first ranking (guesses x candidates), then `width` passes for
-the look-ahead; a Wordle state of 1000 candidates takes about 0.1 s on two cores.
+the look-ahead (each pass reads a guess's row once for every class); GOMBO=RRRRR (1087 Wordle answers,
+the 16 first guesses the live budget allows) took about 0.8 s on two cores.
 """
 from __future__ import annotations
 

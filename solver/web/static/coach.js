@@ -38,18 +38,6 @@ export function parseMarks(text) {
   return out.join("");
 }
 
-/** Wordle's marks of `guess` when `answer` is the answer: greens first, then yellows from the letters left. */
-function marksOf(answer, guess) {
-  const left = [...answer].filter((letter, i) => guess[i] !== letter);
-  return [...guess].map((letter, i) => {
-    if (answer[i] === letter) return "G";
-    const at = left.indexOf(letter);
-    if (at < 0) return "R";
-    left.splice(at, 1);
-    return "Y";
-  }).join("");
-}
-
 export function initCoach(games) {
   const $ = byId;
   const variants = games.filter((g) => g.game === "wordle" && (g.feedback?.length ?? LENGTH) === LENGTH);
@@ -158,15 +146,24 @@ export function initCoach(games) {
   }
 
   // A word outside the answer list: offer the every-word variant, as the CLI's --all-words; only when that
-  // is the row's only problem, i.e. the word, all green, fits every earlier row.
+  // is the row's only problem, i.e. the word, all green, fits every earlier row (the service says so: the
+  // rules live there, not in the page).
   const EVERY_WORD = "normal-all-words";
-  function showError(message, row = null) {
+  async function fitsEveryWord(row) {
+    try {
+      await api("POST", "/api/candidates", { game: "wordle", variant: EVERY_WORD, history: history(row), limit: 0 });
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  async function showError(message, row = null) {
     setError(error, message);
     const offer = /is not one of the \d+ answers/.test(message || "") && select.value !== EVERY_WORD
       && [...select.options].some((option) => option.value === EVERY_WORD)
-      && row && row.feedback === "G".repeat(LENGTH)
-      && rows.every((earlier) => marksOf(row.guess, earlier.guess) === earlier.marks);
-    if (!offer) return;
+      && row && row.feedback === "G".repeat(LENGTH) && await fitsEveryWord(row);
+    if (!offer || error.textContent !== message) return; // not offered, or another message since
     const button = el("button", { type: "button", class: "link", id: "coach-every-word" },
       "Allow any acceptable word as the answer");
     button.addEventListener("click", async () => {
