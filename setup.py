@@ -1,5 +1,5 @@
 """The committed artifacts in the wheel: ``artifacts/tree-*.parquet`` (the decision trees), ``book-*``
-(the opener books) and ``openers-*`` (the opener rankings) become ``solver/trees/``.
+(the opener books), ``openers-*`` (the opener rankings) and ``hints-*`` (the trees' rankings) become ``solver/trees/``.
 
 Everything else is in pyproject.toml. The trees are copied at build time rather than mapped with
 ``package-dir`` so that the layout stays simple (every package is the folder of its name): an
@@ -11,7 +11,8 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-TREES = ("artifacts/tree-*.parquet", "artifacts/book-*.parquet", "artifacts/openers-*.parquet")
+TREES = ("artifacts/tree-*.parquet", "artifacts/book-*.parquet", "artifacts/openers-*.parquet",
+         "artifacts/hints-*.parquet")
 
 
 class BuildWithTrees(build_py):

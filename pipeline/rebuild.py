@@ -1,4 +1,4 @@
-"""`make tables`: rebuild every stale table and tree with a progress display, then the manifest."""
+"""`make tables`: rebuild every stale table, tree, opener book and hints file with a progress display, then the manifest."""
 from __future__ import annotations
 
 import time
@@ -6,6 +6,7 @@ import time
 from pipeline.builders.exact_tree import build_exact_tree
 from pipeline.builders.feedback_tables import build_table, load_table, table_games
 from pipeline.builders.greedy_tree import build_greedy_tree
+from pipeline.builders.hint_table import build_hints
 from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, build_book
 from pipeline.builders.pooled_tree import build_pooled_tree
 from pipeline.cleanup import remove_stale_build_temporaries
@@ -21,7 +22,7 @@ from solver.games.wordlists import check_length
 
 def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False, sizes: list[int] | None = None,
               backend: str = "local", scheduler: str | None = None) -> None:
-    """Build the tables, trees and (Wordle) opener books of `names` (default: every game) that are missing
+    """Build the tables, trees, (Wordle) opener books and hints of `names` (default: every game) that are missing
     or stale; with `sizes`, those of Wordle with words of these lengths instead (built on request only).
 
     `backend` "dask" sends the trees' tasks to the Dask scheduler at `scheduler` (None: a LocalCluster
@@ -95,6 +96,17 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
                 built, seconds = build_book(game, BookPlan(), jobs, force=force, progress=advance)
                 progress.update(task, description=f"book {game.key}: " + (f"built in {seconds:.1f} s" if built
                                                                             else "up to date"))
+    with make_progress() as progress:  # after the trees and the books: a hint's values may come from either
+        for name, variant in variants:
+            game = get_game(name, variant)
+            task = progress.add_task(f"hints {game.key}", total=None)
+
+            def ranked(done, total, task=task):
+                progress.update(task, completed=done, total=total)
+
+            built, seconds = build_hints(game, force=force, progress=ranked)
+            progress.update(task, description=f"hints {game.key}: " + (f"built in {seconds:.1f} s" if built
+                                                                         else "up to date"))
     path = artifacts.write_manifest()
     stderr_console().print(f"manifest: {path}")
     warm_live_search([get_game(name, variant) for name, variant in variants])

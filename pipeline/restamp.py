@@ -1,6 +1,6 @@
 """Restamp the committed artifacts: rewrite their metadata, never their rows (a maintainers' tool).
 
-    python -m pipeline.restamp            # restamp artifacts/tree-*, openers-* and book-*.parquet
+    python -m pipeline.restamp            # restamp artifacts/tree-*, openers-*, book-* and hints-*.parquet
     python -m pipeline.restamp --check    # exit 1 listing those a restamp would change
     python -m pipeline.restamp PATH...    # these artifacts only
 
@@ -43,8 +43,8 @@ from solver.core import artifacts, atomic
 from solver.core.codeversion import code_version
 from solver.core.registry import get_game
 
-COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet")  # the committed artifacts (never table-*: built)
-KINDS = {"tree": artifacts.TREE, "openers": artifacts.OPENERS, "book": artifacts.BOOK}
+COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet", "hints-*.parquet")  # the committed artifacts (never table-*: built)
+KINDS = {"tree": artifacts.TREE, "openers": artifacts.OPENERS, "book": artifacts.BOOK, "hints": artifacts.HINTS}
 
 
 def committed_artifacts(folder: Path | None = None) -> list[Path]:

@@ -6,6 +6,10 @@ solver's greedy criterion) and the entropy of the partition in bits; ties go to 
 then to a guess that may itself win, then to the more common word, then to the earlier guess.
 `rank` orders a pool of guesses (the solver's and the best by each cheap figure) by their expected
 guesses to finish (`solver.analysis.values`), the figure the solver itself plays by.
+
+`ranking` is what `hint` and the web page show: on the tree, with the defaults (DEFAULT_TOP guesses,
+the live budget), the ranking computed ahead for the tree's node (the hints artifact,
+`pipeline.builders.hint_table`: the same `rank`, so a hint on the tree loads no kernel); else `rank`.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from solver.core.game import Game
 from solver.core.registry import UsageError
 
 BY = ("expected", "entropy")
+DEFAULT_TOP = 5  # guesses a hint ranks (`deduce hint --top`), and the rankings computed ahead (the hints artifact)
 RANK_PAIRS = 400_000_000  # (guess, candidate) pairs a ranking may score: about a second on 2 cores
 
 
@@ -134,9 +139,45 @@ def hint(game: Game, steps, top: int, budget: float | None = None) -> Hint:
     state = replay(get_solver(game), steps)
     if state.identified:  # solved or one answer left: nothing to rank
         return Hint(state.candidates)
-    scores = Scores.compute(game, state.candidate_positions, state.history)
-    return Hint(state.candidates, rank(scores, state, top, budget), scores.note,
-                game.labels[state.solver.guess_row(state)])
+    ranked, note = ranking(state, top, budget)
+    return Hint(state.candidates, ranked, note, game.labels[state.solver.guess_row(state)])
+
+
+def ranking(state, top: int, budget: float | None = None, ahead: bool = True) -> tuple[list[Ranked], str]:
+    """Return (`rank` of the `top` best guesses in `state`, `Scores.note`): the ranking computed ahead for
+    the state's tree node when there is one that fits (`stored_ranking`; `ahead` False: never), else
+    computed now."""
+    stored = stored_ranking(state, top, budget) if ahead else None
+    if stored is not None:
+        return stored
+    scores = Scores.compute(state.solver.game, state.candidate_positions, state.history)
+    return rank(scores, state, top, budget), scores.note
+
+
+def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[Ranked], str] | None:
+    """Return (ranking, note) computed ahead for `state`'s tree node (the hints artifact), or None when
+    none fits: off the tree, another `top`, a budget or live mode other than the hints were computed
+    with, hints of another tree (`tree_sha256`), or no usable hints file."""
+    solver = state.solver
+    if state.node is None or solver.live != "exact" or (budget is not None and budget != solver.budget):
+        return None
+    found = values.hints_of(solver)
+    if found is None:
+        return None
+    rows, meta = found
+    if meta.get("top") != str(top) or meta.get("budget") != str(solver.budget):
+        return None
+    span = rows.rows_of(state.node)
+    if not span:
+        return None
+    game = solver.game
+    ranked = []
+    for i in span:
+        row, worst = int(rows.guess[i]), int(rows.worst[i])
+        scored = Scored(row, game.labels[row], float(rows.expected_left[i]), float(rows.entropy[i]), bool(rows.possible[i]))
+        to_go = ToGo(row, float(rows.to_go[i]), worst if worst >= 0 else None, rows.kind[i], rows.source[i])
+        ranked.append(Ranked(scored, to_go, bool(rows.solver[i])))
+    return ranked, rows.note[span.start]
 
 
 def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[Ranked]:

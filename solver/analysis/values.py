@@ -5,6 +5,8 @@ best source there is:
 
 * the precomputed tree, for the tree's own guess while the history follows it (proven when the
   tree was built by the exact search's proof);
+* on the tree, the proven values of the guesses of the node's ranking computed ahead (the hints
+  artifact, `pipeline.builders.hint_table`): a proven value does not depend on the work that found it;
 * one guess into the game, the opener book's guess (`pipeline.builders.opener_book`: proven, or a
   top-k strategy's);
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
@@ -27,7 +29,7 @@ import numpy as np
 
 from solver.analysis.estimate import estimated_to_go
 from solver.analysis.walk import NodeArrays
-from solver.core.runtime import State
+from solver.core.runtime import Solver, State
 from solver.core.game import Game
 from solver.games import wordlists
 
@@ -70,6 +72,54 @@ def _tree_value(state: State, row: int) -> ToGo | None:
 @lru_cache(maxsize=8)
 def _tree_nodes(tree) -> NodeArrays:
     return NodeArrays.from_tree(tree)
+
+
+def hints_of(solver: Solver) -> tuple | None:
+    """Return (`artifacts.HintRows`, metadata) of the rankings computed ahead for the solver's tree, or
+    None: no tree, no usable hints file (logged), or hints of another tree (their ``tree_sha256``)."""
+    tree = solver.tree
+    if tree is None:
+        return None
+    found = _read_hints(solver.game, solver.folder)
+    if found is None or found[1].get("tree_sha256") != tree.metadata.get("content_sha256"):
+        return None
+    return found
+
+
+def _read_hints(game: Game, folder):
+    from solver.core import artifacts  # defers pyarrow to the first hints read
+
+    path = artifacts.artifact_path(artifacts.HINTS, game, folder)
+    try:
+        stamp = path.stat().st_mtime_ns  # read again once rewritten (`make tables` in this process)
+    except OSError:
+        return None
+    return _read_hints_at(game, folder, stamp)
+
+
+@lru_cache(maxsize=8)
+def _read_hints_at(game: Game, folder, stamp: int):
+    from solver.core import artifacts  # defers pyarrow to the first hints read
+
+    try:
+        return artifacts.read_hints(game, folder)
+    except artifacts.MissingTableError:
+        return None
+    except artifacts.ArtifactError as err:
+        log.warning("hints computed ahead not used: %s", err)
+        return None
+
+
+def _proven_ahead(state: State) -> dict[int, ToGo]:
+    """Return {guess row: ToGo} of the proven values (with their worst case) in the ranking computed ahead
+    for the state's tree node; {} off the tree or without hints."""
+    found = hints_of(state.solver) if state.node is not None else None
+    if found is None:
+        return {}
+    rows = found[0]
+    return {int(rows.guess[i]): ToGo(int(rows.guess[i]), float(rows.to_go[i]), int(rows.worst[i]), PROVEN,
+                                     rows.source[i])
+            for i in rows.rows_of(state.node) if rows.kind[i] == PROVEN and rows.worst[i] >= 0}
 
 
 @lru_cache(maxsize=8)
@@ -122,6 +172,10 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
             out[row] = found
         elif booked is not None and row == booked.guess:
             out[row] = ToGo(row, booked.expected, None, PROVEN if booked.exact else APPROXIMATE, "book")
+    ahead = _proven_ahead(state)
+    for row in rows:
+        if row not in out and row in ahead:
+            out[row] = ahead[row]
     if not state.history:
         ranking = opener_ranking(game)
         for row in rows:

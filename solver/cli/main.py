@@ -27,6 +27,7 @@ from solver.analysis.notation import (
     show_guess,
 )
 from solver.analysis.review import review as compute_review
+from solver.analysis.scores import DEFAULT_TOP
 from solver.analysis.scores import hint as compute_hint
 from solver.analysis.scores import report
 from solver.analysis.walk import play as play_out
@@ -376,7 +377,7 @@ def hint(
     game: GameName,
     history: Annotated[Optional[list[str]], typer.Argument(metavar="GUESS=FEEDBACK", show_default=False,
                                                            help="Guesses so far, e.g. CRANE=RYRGR.")] = None,
-    top: Top = 5,
+    top: Top = DEFAULT_TOP,
     candidates: Show = 100,
     explain: Annotated[Optional[str], typer.Option(
         "--explain", "-e", metavar="GUESS", show_default=False,

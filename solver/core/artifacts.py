@@ -35,6 +35,18 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   ``strategy``, ``selection``, ``openers``, ``classes``, ``proven_classes``, ``classes_beyond_the_limit``,
   ``answers``, ``proven_answers``, ``work`` (pairs scored), ``build_seconds`` (the wall time of the run that
   wrote it: of a resumed build, its last run) and ``search_seconds`` (the openers' search times summed).
+* ``hints-<game>-<variant>.parquet``: the `hint` command's ranking at every node of the tree with two
+  candidates or more (`pipeline.builders.hint_table`), computed ahead with the defaults (``top`` best, the
+  live budget ``budget``) so that a hint on the tree loads no kernel. One row per ranked guess, nodes in
+  order and each node's guesses in rank order. Columns: ``node`` (int32, the tree's node), ``guess``
+  (int32), ``guess_text`` (string), ``to_go`` (float64, expected guesses to finish, this one included),
+  ``worst`` (int16, the most guesses a candidate needs, -1 when not known), ``kind`` (string, one of
+  HINT_KINDS: what ``to_go`` is), ``source`` (string, where it comes from), ``expected_left`` (float64,
+  candidates expected after the guess), ``entropy`` (float64, bits), ``possible`` (bool, the guess is a
+  candidate), ``solver`` (bool, the tree's guess), ``note`` (string, how the ranked guesses were drawn,
+  empty when from every allowed guess); metadata: ``top``, ``budget``, ``tree_sha256`` (the tree's
+  ``content_sha256``: hints of another tree are not used), ``advice_version`` (a digest of the sources
+  that rank, `solver.core.codeversion.advice_version`), ``nodes`` and ``build_seconds``.
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
@@ -58,6 +70,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib.resources import files
 from pathlib import Path
@@ -75,7 +88,7 @@ SCHEMA_VERSION = "1"
 # CODE_VERSION: the code version of the sources that make artifacts (`solver.core.codeversion`), e.g.
 # "2-e973adac3a1a"; computed on first use (module `__getattr__`), not at import
 MANIFEST = "manifest.json"
-TABLE, TREE, OPENERS, BOOK = "table", "tree", "openers", "book"
+TABLE, TREE, OPENERS, BOOK, HINTS = "table", "tree", "openers", "book", "hints"
 OPENER_COLUMNS = ("opener", "total", "proven", "seconds")
 BOOK_SCHEMA = pa.schema([
     ("opener", pa.string()),
@@ -88,6 +101,24 @@ BOOK_SCHEMA = pa.schema([
     ("lower_bound", pa.int64()),
     ("guesses_left", pa.int16()),
 ])
+
+HINTS_SCHEMA = pa.schema([
+    ("node", pa.int32()),
+    ("guess", pa.int32()),
+    ("guess_text", pa.string()),
+    ("to_go", pa.float64()),
+    ("worst", pa.int16()),
+    ("kind", pa.string()),
+    ("source", pa.string()),
+    ("expected_left", pa.float64()),
+    ("entropy", pa.float64()),
+    ("possible", pa.bool_()),
+    ("solver", pa.bool_()),
+    ("note", pa.string()),
+])
+# what a hint's guesses to go are (`solver.analysis.values.ToGo.kind`): proven, a strategy's (an upper
+# bound), a lower bound, or the quick estimate
+HINT_KINDS = ("proven", "approximate", "bound", "estimate")
 
 TREE_SCHEMA = pa.schema([
     ("node", pa.int32()),
@@ -304,7 +335,8 @@ def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, d
     if meta.get("kind") != kind or meta.get("fingerprint") != game.fingerprint():
         raise ArtifactError(f"{path} was built for other rules or word lists: {REBUILD}")
     try:
-        table = pq.read_table(path)
+        with pq.ParquetFile(path) as handle:  # not pq.read_table: that imports pyarrow.dataset (50 ms)
+            table = handle.read()
     except (pa.ArrowException, OSError) as err:
         raise _unreadable(path, err) from None
     nulls = [name for name in table.column_names if table.column(name).null_count]
@@ -379,6 +411,58 @@ def read_book(game: Game, folder: Path | None = None) -> tuple[dict[tuple[int, i
     keys = zip(opener.tolist(), code.tolist())
     out = dict(zip(keys, zip(guess.tolist(), size.tolist(), total.tolist(), proven.tolist(), lower.tolist())))
     return out, meta
+
+
+@dataclass(frozen=True)
+class HintRows:
+    """The hints artifact's columns (`read_hints`), strings as Python lists; `rows_of(node)` finds a node's."""
+
+    node: np.ndarray
+    guess: np.ndarray
+    to_go: np.ndarray
+    worst: np.ndarray
+    kind: list[str]
+    source: list[str]
+    expected_left: np.ndarray
+    entropy: np.ndarray
+    possible: np.ndarray
+    solver: np.ndarray
+    note: list[str]
+
+    def rows_of(self, node: int) -> range:
+        """Return the row indices of `node`'s ranking, in rank order (empty when it has none)."""
+        return range(int(np.searchsorted(self.node, node, "left")), int(np.searchsorted(self.node, node, "right")))
+
+
+def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[str, str]]:
+    """Return the hints of a game's tree (`HintRows`) and their metadata; MissingTableError /
+    ArtifactError as `read` (and for other columns, rows out of node order, a guess or text that is not
+    the game's, a kind not in HINT_KINDS, a value below 1, or a node without exactly one solver row)."""
+    table, meta = read(HINTS, game, folder)
+    path = artifact_path(HINTS, game, folder)
+    if table.schema.remove_metadata() != HINTS_SCHEMA:
+        raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not those of hints: {REBUILD}")
+    node, guess, to_go, worst, left, entropy = (table.column(name).to_numpy() for name in
+                                                ("node", "guess", "to_go", "worst", "expected_left", "entropy"))
+    possible, solver = (table.column(name).to_numpy(zero_copy_only=False) for name in ("possible", "solver"))
+    kind, source, note, text = (table.column(name).to_pylist() for name in ("kind", "source", "note", "guess_text"))
+    problem = None
+    if node.size and (np.any(np.diff(node) < 0) or node[0] < 0):
+        problem = "rows are not in node order"
+    elif np.any((guess < 0) | (guess >= game.n_guesses)):
+        problem = f"a guess out of range 0..{game.n_guesses - 1}"
+    elif any(game.labels[g] != t for g, t in zip(guess.tolist(), text)):
+        problem = "a guess_text that is not its guess's"
+    elif not set(kind) <= set(HINT_KINDS):
+        problem = f"a kind not among {', '.join(HINT_KINDS)}"
+    elif np.any(~(to_go >= 1)) or np.any(~(left >= 0)) or np.any(worst < -1):
+        problem = "a value out of range (to_go below 1, expected_left below 0 or worst below -1)"
+    elif node.size and not np.array_equal(np.bincount(node[solver], minlength=int(node[-1]) + 1),
+                                          (np.bincount(node) > 0).astype(np.int64)):
+        problem = "a node without exactly one solver row"
+    if problem:
+        raise ArtifactError(f"{path} does not fit {game.title}: {problem}: {REBUILD}")
+    return HintRows(node, guess, to_go, worst, kind, source, left, entropy, possible, solver, note), meta
 
 
 def _unreadable(path: Path, err: Exception) -> ArtifactError:

@@ -19,6 +19,10 @@ file counts by its lines without the ``#`` header lines (which its reader skips)
 beside this module (the checkout, or the installed wheel, which ships the ``.py`` sources and the
 data), so the version is the same wherever the same code runs.
 
+The hints a tree carries (its nodes' rankings, `pipeline.builders.hint_table`) also depend on sources
+that make no other artifact, the ranking's and the live search's: ADVICE_SOURCES, hashed alike by
+`advice_version()` into the hints' ``advice_version``.
+
 Nothing computes it at import: `artifacts.CODE_VERSION` (a module attribute computed on first use)
 and `code_version()` (cached) are what the pipeline, the staleness checks and the Dask workers'
 version check call; playing from a tree never needs it. ``FORMAT`` changes when what is hashed or how
@@ -45,6 +49,10 @@ GAMES = "solver/games"
 ALWAYS_RULES = ("wordlists.py", "generic.py")  # of GAMES: hashed though they define no make_rule
 # the runtime's live search and a search's interruption: they make no artifact
 NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/shortlist.py", "solver/core/search/watch.py")
+# what ranks a hint's guesses besides the hashed sources: the ranking, the values and their estimate,
+# the live search that rates the guesses off the tree's own and its look-ahead
+ADVICE_SOURCES = ("solver/analysis/scores.py", "solver/analysis/values.py", "solver/analysis/estimate.py",
+                  "solver/core/finish.py", "solver/core/search/live.py", "solver/core/search/shortlist.py")
 DATA = "solver/games/data"
 NOTICE_PREFIX = "LICENSE"  # data files that are licence notices, not data
 
@@ -107,15 +115,25 @@ def hashed_files(root: Path = ROOT) -> list[str]:
     return sorted(set(out))
 
 
-def compute(root: Path = ROOT) -> str:
-    """Return the code version of the sources under `root` (see the module docstring)."""
+def _digest(root: Path, names) -> str:
     digest = hashlib.sha256()
-    for name in hashed_files(root):
+    for name in names:
         text = (root / name).read_text(encoding="utf-8")
         form = normalised_python(text, name) if name.endswith(".py") else normalised_data(text)
         digest.update(f"{name}\0{len(form.encode())}\0".encode())
         digest.update(form.encode())
     return f"{FORMAT}-{digest.hexdigest()[:12]}"
+
+
+def compute(root: Path = ROOT) -> str:
+    """Return the code version of the sources under `root` (see the module docstring)."""
+    return _digest(root, hashed_files(root))
+
+
+@lru_cache(maxsize=1)
+def advice_version(root: Path = ROOT) -> str:
+    """Return the digest of ADVICE_SOURCES under `root`, as the code version's ("2-<12 hex digits>")."""
+    return _digest(root, ADVICE_SOURCES)
 
 
 @lru_cache(maxsize=1)

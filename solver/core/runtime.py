@@ -223,6 +223,11 @@ class Solver:
         """Return F(k) for the set sizes k (`solver.core.finish`), fitted to this solver's tree if it has one."""
         return finish_guesses(self.game.n_codes, sizes, self.tree)
 
+    @property
+    def folder(self) -> Path | None:
+        """Return the folder the solver reads its artifacts from (None: the usual search, `artifacts.search_dirs`)."""
+        return self._folder
+
     def settings(self) -> tuple:
         """Return (use_tree, folder, budget, live, memo, use_book): what a copy of this solver is made with."""
         return self._use_tree, self._folder, self.budget, self.live, self.exact_live.memo, self._use_book

@@ -23,7 +23,7 @@ from solver.analysis.explain import TREE, Explanation, explain_state, group_size
 from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import check_guess_limit
 from solver.analysis.review import review as compute_review
-from solver.analysis.scores import Scores, rank
+from solver.analysis.scores import ranking
 from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_state
 from solver.core import artifacts
 from solver.core.runtime import get_solver
@@ -340,13 +340,12 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
 
 @lru_cache(maxsize=RESULTS)
 def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
-    """Return the `top` best guesses by expected guesses to go (`scores.rank`, as `deduce hint`), each
+    """Return the `top` best guesses by expected guesses to go (`scores.ranking`, as `deduce hint`), each
     with its cheap figures and its guesses to go (proven, approximate or a lower bound; null when not
     rated within the budget); the solver's guess is always among them."""
     state = state_of(key, steps)
-    scores = Scores.compute(game_of(key), state.candidate_positions, state.history)
     out = []
-    for r in rank(scores, state, top):
+    for r in ranking(state, top)[0]:
         s, to_go = r.scored, r.to_go
         out.append({"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible,
                     "to_go": None if to_go is None else to_go.expected,
