@@ -113,6 +113,10 @@ POOLED_PLANS: dict[tuple[str, str], PooledPlan] = {
     ("cards", "n4"): PooledPlan(SearchOptions(mode="top-k", k=8, max_guesses=6, order="entropy"),
                                 opener="5C 6C 7D JD", extra=1000),
 }
+# Variants whose hints (`pipeline.builders.hint_table`: each node's ranking) are not computed ahead; a hint
+# on their tree ranks live. cards n4: 33271 nodes of up to 270725 candidates, where cards n3's 2852 nodes
+# took 220 s and 1.8 GB.
+NO_HINTS = {("cards", "n4")}
 # Which table a variant's tree scores with (None: no table, score through the rule); Wordle hard
 # mode of any word length shares the normal table of that length.
 TABLE_OF = {("cards", "n4"): None}

@@ -11,7 +11,7 @@ from pipeline.builders.opener_book import BOOK_VARIANTS, BookPlan, build_book
 from pipeline.builders.pooled_tree import build_pooled_tree
 from pipeline.cleanup import remove_stale_build_temporaries
 from pipeline.cluster import open_backend
-from pipeline.plans import EXACT_PLANS, POOLED_PLANS, table_of, tree_options
+from pipeline.plans import EXACT_PLANS, NO_HINTS, POOLED_PLANS, table_of, tree_options
 from solver.core import artifacts
 from solver.core.game import Game
 from solver.core.progress import make_progress, stderr_console
@@ -97,7 +97,7 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
                 progress.update(task, description=f"book {game.key}: " + (f"built in {seconds:.1f} s" if built
                                                                             else "up to date"))
     with make_progress() as progress:  # after the trees and the books: a hint's values may come from either
-        for name, variant in variants:
+        for name, variant in (pair for pair in variants if pair not in NO_HINTS):
             game = get_game(name, variant)
             task = progress.add_task(f"hints {game.key}", total=None)
 

@@ -13,7 +13,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.builders.hint_table import build_hints, node_paths, wanted
+from pipeline.builders.hint_table import book_states, build_hints, node_paths, wanted
+from pipeline.plans import NO_HINTS
 from pipeline.restamp import committed_artifacts
 from solver.analysis import values
 from solver.analysis.scores import DEFAULT_TOP, ranking, stored_ranking
@@ -24,7 +25,8 @@ from solver.core.registry import get_game
 from solver.core.runtime import Solver, get_solver
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = [path for path in committed_artifacts() if path.name.startswith("tree-")]
+TREES = [path for path in committed_artifacts() if path.name.startswith("tree-")
+         and tuple(path.stem.split("-", 2)[1:]) not in NO_HINTS]
 
 
 def _figures(ranked) -> list[tuple]:
@@ -72,6 +74,25 @@ def test_the_stored_ranking_is_the_one_computed_now(tmp_path, name, variant, sam
         assert (_figures(stored[0]), stored[1]) == (_figures(now[0]), now[1]), f"node {node}"
 
 
+@pytest.mark.parametrize("variant", ["normal", "hard"])
+def test_the_stored_ranking_after_a_favourite_opener_is_the_one_computed_now(tmp_path, variant):
+    """Book states (CRANE=RYRGR and random ones, fixed seed): the shipped ranking equals the live one of a
+    solver with the tree and the book but no hints."""
+    game = get_game("wordle", variant)
+    shipped = get_solver(game)
+    folder = _tree_only(tmp_path, game)
+    shutil.copy(artifacts.artifact_path(artifacts.BOOK, game), folder)
+    live = Solver(game, folder=folder)
+    states = book_states(shipped)
+    assert len(states) > 1000
+    crane = (game.index_of("CRANE"), game.encode("RYRGR"))
+    for key in [crane] + random.Random(3).sample(states, 6):
+        stored = stored_ranking(replay(shipped, [key]), DEFAULT_TOP)
+        assert stored is not None, f"{key} has no stored ranking"
+        now = ranking(replay(live, [key]), DEFAULT_TOP, ahead=False)
+        assert (_figures(stored[0]), stored[1]) == (_figures(now[0]), now[1]), f"{key}"
+
+
 def test_a_ranking_other_than_the_stored_ones_is_computed():
     game = get_game("wordle", "normal")
     solver = get_solver(game)
@@ -79,14 +100,18 @@ def test_a_ranking_other_than_the_stored_ones_is_computed():
     assert stored_ranking(state, DEFAULT_TOP) is not None
     assert stored_ranking(state, DEFAULT_TOP + 1) is None  # another --top
     assert stored_ranking(state, DEFAULT_TOP, budget=solver.budget * 2) is None  # another --budget
-    off = replay(solver, [(game.index_of("CRANE"), game.encode("RYRGR"))])
-    assert off.node is None and stored_ranking(off, DEFAULT_TOP) is None
+    their = game.index_of("THEIR")
+    off = replay(solver, [(game.index_of("CRANE"), game.encode("RYRGR")), (their, game.code(their, game.index_of("ROUND")))])
+    assert off.node is None and stored_ranking(off, DEFAULT_TOP) is None  # two guesses in, off the tree
+    unusual = replay(solver, [(game.index_of("QAJAQ"), game.encode("RRRRR"))])
+    assert stored_ranking(unusual, DEFAULT_TOP) is None  # not a favourite opener
     assert len(ranking(state, DEFAULT_TOP + 1)[0]) >= DEFAULT_TOP + 1
 
 
 @pytest.mark.parametrize("argv", [["hint", "wordle", "SALET=RRRRR"], ["hint", "wordle", "SALET=RRRRR", "--hard"],
+                                  ["hint", "wordle", "CRANE=RYRGR"], ["hint", "wordle", "AUDIO=YRRRR", "--hard"],
                                   ["review", "wordle", "SALET", "CRONY", "--answer", "CRONY"]])
-def test_a_hint_or_review_on_the_tree_loads_no_kernel(argv):
+def test_a_hint_or_review_on_the_tree_or_after_a_favourite_opener_loads_no_kernel(argv):
     code = ("import sys; from typer.testing import CliRunner; from solver.cli.main import app; "
             f"result = CliRunner().invoke(app, {argv!r}); print(result.output); "
             "assert result.exit_code == 0, result.output; "
@@ -101,6 +126,20 @@ def _rewrite(path: Path, change) -> None:
     meta = {k.decode(): v.decode() for k, v in table.schema.metadata.items()}
     table, meta = change(table, meta)
     pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def test_book_states_of_another_book_are_not_used(tmp_path):
+    game = get_game("wordle", "normal")
+    folder = _tree_only(tmp_path, game)
+    for kind in (artifacts.HINTS, artifacts.BOOK):
+        shutil.copy(artifacts.artifact_path(kind, game), folder)
+    crane = [(game.index_of("CRANE"), game.encode("RYRGR"))]
+    assert stored_ranking(replay(Solver(game, folder=folder), crane), DEFAULT_TOP) is not None
+    _rewrite(artifacts.artifact_path(artifacts.HINTS, game, folder),
+             lambda table, meta: (table, {**meta, "book_sha256": "0" * 64}))
+    other = Solver(game, folder=folder)
+    assert stored_ranking(replay(other, crane), DEFAULT_TOP) is None
+    assert stored_ranking(replay(other, [(game.index_of("SALET"), game.encode("RRRRR"))]), DEFAULT_TOP) is not None
 
 
 def test_hints_of_another_tree_are_not_used(tmp_path):

@@ -198,8 +198,8 @@ def test_cards4_tree_walk_finishes_every_target_as_pinned():
     game = get_game("cards", "n4")
     tree = Tree(game)
     ranks, suits = reference.cards_arrays(game.labels)  # of every guess row
-    keys = np.fromiter(tree.children.keys(), np.int64, len(tree.children))  # node * n_codes + code
-    children = np.fromiter(tree.children.values(), np.int64, len(tree.children))
+    keys = tree.parent[1:] * game.n_codes + tree.feedback[1:]  # node * n_codes + code, of each child
+    children = np.arange(1, tree.parent.size, dtype=np.int64)
     order = np.argsort(keys)
     keys, children = keys[order], children[order]
 

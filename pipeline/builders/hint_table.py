@@ -1,9 +1,11 @@
-"""Hints computed ahead: the `hint` ranking at every node of a tree (`solver.core.artifacts`, ``hints-*``).
+"""Hints computed ahead: the `hint` ranking at every node of a tree and after each favourite opener of
+the opener book (`solver.core.artifacts`, ``hints-*``).
 
 A hint on the tree ranks the best guesses by their guesses to go, which takes the feedback kernels (the
 cheap figures of every allowed guess) and the live search (the values of the guesses off the tree's
 own): 0.6 s of a 1 s command. The ranking is a function of the state (`solver.analysis.scores.rank`
-is sized by work, not time), so it is computed here once per node with two candidates or more, with the
+is sized by work, not time), so it is computed here once per state with two candidates or more (the
+tree's nodes; the book's states after the openers people use, `opener_book.FAVOURITES`), with the
 defaults a hint uses (DEFAULT_TOP guesses, the live budget), by the very function a hint calls
 (`scores.ranking` with `ahead=False`); a hint on the tree then reads it (`scores.stored_ranking`).
 
@@ -19,9 +21,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 import pyarrow as pa
 
+from pipeline.builders.opener_book import FAVOURITES
 from solver.analysis.scores import DEFAULT_TOP, ranking
 from solver.analysis.walk import replay
 from solver.core import artifacts
@@ -33,46 +35,56 @@ from solver.core.runtime import Solver, Tree, get_solver
 
 def node_paths(tree: Tree) -> list[list[tuple[int, int]]]:
     """Return, per node of `tree`, the history of (guess row, feedback code) that reaches it."""
-    code_of = np.empty(len(tree.parent), dtype=np.int64)
-    for key, child in tree.children.items():
-        code_of[child] = key % tree.n_codes
     paths: list[list[tuple[int, int]]] = [[]]
     for node in range(1, len(tree.parent)):  # a parent precedes its children (`artifacts.validate_tree`)
         parent = int(tree.parent[node])
-        paths.append(paths[parent] + [(int(tree.guess[parent]), int(code_of[node]))])
+        paths.append(paths[parent] + [(int(tree.guess[parent]), int(tree.feedback[node]))])
     return paths
 
 
+def book_states(solver: Solver) -> list[tuple[int, int]]:
+    """Return the (opener row, code) of the opener book's states after a favourite opener
+    (`opener_book.FAVOURITES`) with two candidates or more, sorted; none after the tree's own first guess
+    (those states are tree nodes)."""
+    game, tree = solver.game, solver.tree
+    favourites = {game.index_of(word) for word in FAVOURITES if word in game.labels} - {int(tree.guess[0])}
+    return sorted(key for key, entry in solver.book.items() if key[0] in favourites and entry[1] >= 2)
+
+
 def hints_table(solver: Solver, progress: Callable[[int, int], None] | None = None) -> pa.Table:
-    """Return the hints of the solver's tree (schema `artifacts.HINTS_SCHEMA`), ranked by that solver as a
-    hint ranks (its settings: the defaults for the shipped files); `progress(done, total)` after each node."""
+    """Return the hints of the solver's tree and opener book (schema `artifacts.HINTS_SCHEMA`), ranked by
+    that solver as a hint ranks (its settings: the defaults for the shipped files); `progress(done, total)`
+    after each state."""
     tree = solver.tree
     if tree is None:
         raise artifacts.MissingTableError(f"no usable tree for {solver.game.title}: build it first (`make tables`)")
-    nodes = [node for node in range(len(tree.parent)) if tree.remaining[node] >= 2]
     paths = node_paths(tree)
+    states = [(-1, key, [key]) for key in book_states(solver)]
+    states += [(node, (-1, -1), paths[node]) for node in range(len(tree.parent)) if tree.remaining[node] >= 2]
     columns: dict[str, list] = {field.name: [] for field in artifacts.HINTS_SCHEMA}
-    for done, node in enumerate(nodes, start=1):
-        ranked, note = ranking(replay(solver, paths[node]), DEFAULT_TOP, ahead=False)
+    for done, (node, (opener, code), history) in enumerate(states, start=1):
+        ranked, note = ranking(replay(solver, history), DEFAULT_TOP, ahead=False)
         for r in ranked:
             s, to_go = r.scored, r.to_go
-            for name, value in (("node", node), ("guess", s.row), ("guess_text", s.label), ("to_go", to_go.expected),
+            for name, value in (("node", node), ("opener", opener), ("feedback", code), ("guess", s.row),
+                                ("guess_text", s.label), ("to_go", to_go.expected),
                                 ("worst", -1 if to_go.worst is None else to_go.worst), ("kind", to_go.kind),
                                 ("source", to_go.source), ("expected_left", s.expected), ("entropy", s.entropy),
                                 ("possible", s.possible), ("solver", r.solver), ("note", note)):
                 columns[name].append(value)
         if progress is not None:
-            progress(done, len(nodes))
+            progress(done, len(states))
     return pa.table(columns, schema=artifacts.HINTS_SCHEMA)
 
 
 def wanted(solver: Solver) -> dict[str, str]:
     """Return the metadata a current hints file of the solver's tree has: the ranking's settings, the
-    tree's checksum and the advice version."""
+    tree's and the book's checksums and the advice version."""
     tree = solver.tree
+    solver.book  # loads it (and its checksum)
     return {"top": str(DEFAULT_TOP), "budget": str(solver.budget),
             "tree_sha256": tree.metadata.get("content_sha256", "") if tree is not None else "",
-            "advice_version": advice_version()}
+            "book_sha256": solver.book_sha256, "advice_version": advice_version()}
 
 
 def build_hints(game: Game, force: bool = False, progress: Callable[[int, int], None] | None = None,
@@ -87,9 +99,10 @@ def build_hints(game: Game, force: bool = False, progress: Callable[[int, int], 
         return False, 0.0
     table = hints_table(solver, progress)
     seconds = time.perf_counter() - began
-    nodes = len(set(table.column("node").to_pylist()))
-    artifacts.write(artifacts.HINTS, game, table, {**expected, "nodes": nodes, "build_seconds": f"{seconds:.1f}"},
-                    folder)
+    nodes = len(set(table.column("node").to_pylist()) - {-1})
+    book = len(set(zip(table.column("opener").to_pylist(), table.column("feedback").to_pylist())) - {(-1, -1)})
+    artifacts.write(artifacts.HINTS, game, table, {**expected, "nodes": nodes, "book_states": book,
+                                                   "build_seconds": f"{seconds:.1f}"}, folder)
     return True, seconds
 
 

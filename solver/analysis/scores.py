@@ -7,9 +7,9 @@ then to a guess that may itself win, then to the more common word, then to the e
 `rank` orders a pool of guesses (the solver's and the best by each cheap figure) by their expected
 guesses to finish (`solver.analysis.values`), the figure the solver itself plays by.
 
-`ranking` is what `hint` and the web page show: on the tree, with the defaults (DEFAULT_TOP guesses,
-the live budget), the ranking computed ahead for the tree's node (the hints artifact,
-`pipeline.builders.hint_table`: the same `rank`, so a hint on the tree loads no kernel); else `rank`.
+`ranking` is what `hint` and the web page show: on the tree, or one guess in after a favourite opener,
+with the defaults (DEFAULT_TOP guesses, the live budget), the ranking computed ahead for the state (the
+hints artifact, `pipeline.builders.hint_table`: the same `rank`, so such a hint loads no kernel); else `rank`.
 """
 from __future__ import annotations
 
@@ -155,20 +155,18 @@ def ranking(state, top: int, budget: float | None = None, ahead: bool = True) ->
 
 
 def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[Ranked], str] | None:
-    """Return (ranking, note) computed ahead for `state`'s tree node (the hints artifact), or None when
-    none fits: off the tree, another `top`, a budget or live mode other than the hints were computed
-    with, hints of another tree (`tree_sha256`), or no usable hints file."""
+    """Return (ranking, note) computed ahead for `state` (the hints artifact: a tree node, or the opener
+    book's state after a favourite opener), or None when none fits: another state, another `top`, a budget
+    or live mode other than the hints were computed with, hints of another tree or book, or no usable
+    hints file."""
     solver = state.solver
-    if state.node is None or solver.live != "exact" or (budget is not None and budget != solver.budget):
+    if solver.live != "exact" or (budget is not None and budget != solver.budget):
         return None
-    found = values.hints_of(solver)
+    found = values.stored_rows(state)
     if found is None:
         return None
-    rows, meta = found
+    rows, meta, span = found
     if meta.get("top") != str(top) or meta.get("budget") != str(solver.budget):
-        return None
-    span = rows.rows_of(state.node)
-    if not span:
         return None
     game = solver.game
     ranked = []

@@ -5,8 +5,9 @@ best source there is:
 
 * the precomputed tree, for the tree's own guess while the history follows it (proven when the
   tree was built by the exact search's proof);
-* on the tree, the proven values of the guesses of the node's ranking computed ahead (the hints
-  artifact, `pipeline.builders.hint_table`): a proven value does not depend on the work that found it;
+* on the tree, or one guess in after a favourite opener, the proven values of the guesses of the
+  state's ranking computed ahead (the hints artifact, `pipeline.builders.hint_table`): a proven value
+  does not depend on the work that found it;
 * one guess into the game, the opener book's guess (`pipeline.builders.opener_book`: proven, or a
   top-k strategy's);
 * at the start of a game, the exact opener ranking (`deduce openers --exact --all`): an exact total,
@@ -110,16 +111,34 @@ def _read_hints_at(game: Game, folder, stamp: int):
         return None
 
 
+def stored_rows(state: State) -> tuple | None:
+    """Return (`artifacts.HintRows`, metadata, row indices) of the ranking computed ahead for `state`: its
+    tree node's, or one guess into the game its opener book state's (when the hints were computed with
+    the solver's book); None when there is none."""
+    solver = state.solver
+    found = hints_of(solver)
+    if found is None:
+        return None
+    rows, meta = found
+    if state.node is not None:
+        span = rows.rows_of(state.node)
+    elif len(state.history) == 1 and solver.book and meta.get("book_sha256") == solver.book_sha256:
+        span = rows.rows_after(*(int(x) for x in state.history[0]))
+    else:
+        return None
+    return (rows, meta, span) if span else None
+
+
 def _proven_ahead(state: State) -> dict[int, ToGo]:
     """Return {guess row: ToGo} of the proven values (with their worst case) in the ranking computed ahead
-    for the state's tree node; {} off the tree or without hints."""
-    found = hints_of(state.solver) if state.node is not None else None
+    for the state (`stored_rows`); {} without one."""
+    found = stored_rows(state)
     if found is None:
         return {}
-    rows = found[0]
+    rows, _, span = found
     return {int(rows.guess[i]): ToGo(int(rows.guess[i]), float(rows.to_go[i]), int(rows.worst[i]), PROVEN,
                                      rows.source[i])
-            for i in rows.rows_of(state.node) if rows.kind[i] == PROVEN and rows.worst[i] >= 0}
+            for i in span if rows.kind[i] == PROVEN and rows.worst[i] >= 0}
 
 
 @lru_cache(maxsize=8)

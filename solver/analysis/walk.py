@@ -60,10 +60,7 @@ class NodeArrays:
     @classmethod
     def from_tree(cls, tree: Tree) -> "NodeArrays":
         """Return the nodes of a loaded tree artifact."""
-        code = np.full(tree.guess.size, -1, dtype=np.int64)
-        keys = np.fromiter(tree.children.keys(), dtype=np.int64, count=len(tree.children))
-        code[np.fromiter(tree.children.values(), dtype=np.int64, count=len(tree.children))] = keys % tree.n_codes
-        return cls(tree.parent, code, tree.depth.astype(np.int64), tree.guess, tree.remaining, tree.subtree)
+        return cls(tree.parent, tree.feedback, tree.depth.astype(np.int64), tree.guess, tree.remaining, tree.subtree)
 
     def children(self, node: int) -> list[int]:
         """Return the children of `node`, in feedback-code order."""

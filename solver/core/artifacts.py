@@ -36,17 +36,21 @@ or lists stay out of the checkout (out of git, and out of the next wheel, which 
   ``answers``, ``proven_answers``, ``work`` (pairs scored), ``build_seconds`` (the wall time of the run that
   wrote it: of a resumed build, its last run) and ``search_seconds`` (the openers' search times summed).
 * ``hints-<game>-<variant>.parquet``: the `hint` command's ranking at every node of the tree with two
-  candidates or more (`pipeline.builders.hint_table`), computed ahead with the defaults (``top`` best, the
-  live budget ``budget``) so that a hint on the tree loads no kernel. One row per ranked guess, nodes in
-  order and each node's guesses in rank order. Columns: ``node`` (int32, the tree's node), ``guess``
+  candidates or more, and after each favourite opener of the opener book (`pipeline.builders.hint_table`),
+  computed ahead with the defaults (``top`` best, the live budget ``budget``) so that such a hint loads no
+  kernel. One row per ranked guess, each state's guesses in rank order: first the book's states (by opener
+  and feedback), then the tree's (by node). Columns: ``node`` (int32, the tree's node; -1 for a book
+  state), ``opener`` and ``feedback`` (int32, the first guess's row and code of a book state; -1 for a tree
+  node), ``guess``
   (int32), ``guess_text`` (string), ``to_go`` (float64, expected guesses to finish, this one included),
   ``worst`` (int16, the most guesses a candidate needs, -1 when not known), ``kind`` (string, one of
   HINT_KINDS: what ``to_go`` is), ``source`` (string, where it comes from), ``expected_left`` (float64,
   candidates expected after the guess), ``entropy`` (float64, bits), ``possible`` (bool, the guess is a
   candidate), ``solver`` (bool, the tree's guess), ``note`` (string, how the ranked guesses were drawn,
-  empty when from every allowed guess); metadata: ``top``, ``budget``, ``tree_sha256`` (the tree's
-  ``content_sha256``: hints of another tree are not used), ``advice_version`` (a digest of the sources
-  that rank, `solver.core.codeversion.advice_version`), ``nodes`` and ``build_seconds``.
+  empty when from every allowed guess); metadata: ``top``, ``budget``, ``tree_sha256`` and ``book_sha256``
+  (the tree's and the book's ``content_sha256``, empty without one: hints of another tree or book are not
+  used), ``advice_version`` (a digest of the sources
+  that rank, `solver.core.codeversion.advice_version`), ``nodes``, ``book_states`` and ``build_seconds``.
 * ``manifest.json``: for each artifact, its rows, bytes and sha256.
 
 Key-value metadata of every Parquet artifact (all values are strings): ``schema_version``,
@@ -104,6 +108,8 @@ BOOK_SCHEMA = pa.schema([
 
 HINTS_SCHEMA = pa.schema([
     ("node", pa.int32()),
+    ("opener", pa.int32()),
+    ("feedback", pa.int32()),
     ("guess", pa.int32()),
     ("guess_text", pa.string()),
     ("to_go", pa.float64()),
@@ -418,6 +424,8 @@ class HintRows:
     """The hints artifact's columns (`read_hints`), strings as Python lists; `rows_of(node)` finds a node's."""
 
     node: np.ndarray
+    opener: np.ndarray
+    feedback: np.ndarray
     guess: np.ndarray
     to_go: np.ndarray
     worst: np.ndarray
@@ -430,8 +438,14 @@ class HintRows:
     note: list[str]
 
     def rows_of(self, node: int) -> range:
-        """Return the row indices of `node`'s ranking, in rank order (empty when it has none)."""
+        """Return the row indices of tree node `node`'s ranking, in rank order (empty when it has none)."""
         return range(int(np.searchsorted(self.node, node, "left")), int(np.searchsorted(self.node, node, "right")))
+
+    def rows_after(self, opener: int, code: int) -> range:
+        """Return the row indices of the ranking after first guess `opener` got feedback `code` (empty: none)."""
+        keys = self.opener[self.node < 0].astype(np.int64) * (1 << 32) + self.feedback[self.node < 0]
+        key = opener * (1 << 32) + code
+        return range(int(np.searchsorted(keys, key, "left")), int(np.searchsorted(keys, key, "right")))
 
 
 def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[str, str]]:
@@ -442,13 +456,19 @@ def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[s
     path = artifact_path(HINTS, game, folder)
     if table.schema.remove_metadata() != HINTS_SCHEMA:
         raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not those of hints: {REBUILD}")
-    node, guess, to_go, worst, left, entropy = (table.column(name).to_numpy() for name in
-                                                ("node", "guess", "to_go", "worst", "expected_left", "entropy"))
+    node, opener, code, guess, to_go, worst, left, entropy = (
+        table.column(name).to_numpy() for name in
+        ("node", "opener", "feedback", "guess", "to_go", "worst", "expected_left", "entropy"))
     possible, solver = (table.column(name).to_numpy(zero_copy_only=False) for name in ("possible", "solver"))
     kind, source, note, text = (table.column(name).to_pylist() for name in ("kind", "source", "note", "guess_text"))
     problem = None
-    if node.size and (np.any(np.diff(node) < 0) or node[0] < 0):
-        problem = "rows are not in node order"
+    book = node < 0
+    book_keys = opener[book].astype(np.int64) * (1 << 32) + code[book]
+    if node.size and (np.any(np.diff(node) < 0) or np.any(node < -1) or np.any(np.diff(book_keys) < 0)):
+        problem = "rows are not in order (the book's by opener and feedback, then the tree's by node)"
+    elif np.any(book & ((opener < 0) | (opener >= game.n_guesses) | (code < 0) | (code >= game.n_codes))) \
+            or np.any(~book & ((opener != -1) | (code != -1))):
+        problem = "a book state's opener or feedback out of range (or a tree node's not -1)"
     elif np.any((guess < 0) | (guess >= game.n_guesses)):
         problem = f"a guess out of range 0..{game.n_guesses - 1}"
     elif any(game.labels[g] != t for g, t in zip(guess.tolist(), text)):
@@ -457,12 +477,21 @@ def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[s
         problem = f"a kind not among {', '.join(HINT_KINDS)}"
     elif np.any(~(to_go >= 1)) or np.any(~(left >= 0)) or np.any(worst < -1):
         problem = "a value out of range (to_go below 1, expected_left below 0 or worst below -1)"
-    elif node.size and not np.array_equal(np.bincount(node[solver], minlength=int(node[-1]) + 1),
-                                          (np.bincount(node) > 0).astype(np.int64)):
-        problem = "a node without exactly one solver row"
+    elif not _one_solver_row_each(node, book, book_keys, solver):
+        problem = "a state without exactly one solver row"
     if problem:
         raise ArtifactError(f"{path} does not fit {game.title}: {problem}: {REBUILD}")
-    return HintRows(node, guess, to_go, worst, kind, source, left, entropy, possible, solver, note), meta
+    return HintRows(node, opener, code, guess, to_go, worst, kind, source, left, entropy, possible, solver, note), meta
+
+
+def _one_solver_row_each(node: np.ndarray, book: np.ndarray, book_keys: np.ndarray, solver: np.ndarray) -> bool:
+    """Return whether each state (a tree node, or a book state by its key) has exactly one row marked `solver`."""
+    state = node.astype(np.int64)
+    if book.any():
+        state[book] = -1 - np.unique(book_keys, return_inverse=True)[1].reshape(-1)
+    ids, index = np.unique(state, return_inverse=True)
+    index = index.reshape(-1)
+    return bool(np.array_equal(np.bincount(index[solver], minlength=ids.size), np.ones(ids.size, np.int64)))
 
 
 def _unreadable(path: Path, err: Exception) -> ArtifactError:
