@@ -51,9 +51,10 @@ def test_every_committed_tree_has_current_hints(tree):
     assert hint_meta["advice_version"] == advice_version(), f"{hints.name} was ranked by other sources: rebuild it"
     assert (hint_meta["top"], hint_meta["budget"]) == (str(DEFAULT_TOP), str(Solver(game).budget))
     remaining = pq.read_table(tree, columns=["remaining"]).column(0).to_numpy()
-    assert sorted(set(rows.node.tolist())) == [n for n in range(remaining.size) if remaining[n] >= 2]
+    assert sorted(set(rows.node.tolist()) - {-1}) == [n for n in range(remaining.size) if remaining[n] >= 2]
 
 
+@pytest.mark.slow  # seconds a node of live ranking
 @pytest.mark.parametrize("name, variant, sample", [("wordle", "normal", 8), ("wordle", "hard", 4),
                                                    ("mastermind", "default", 4), ("cards", "n2", 4)])
 def test_the_stored_ranking_is_the_one_computed_now(tmp_path, name, variant, sample):
@@ -74,6 +75,7 @@ def test_the_stored_ranking_is_the_one_computed_now(tmp_path, name, variant, sam
         assert (_figures(stored[0]), stored[1]) == (_figures(now[0]), now[1]), f"node {node}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["normal", "hard"])
 def test_the_stored_ranking_after_a_favourite_opener_is_the_one_computed_now(tmp_path, variant):
     """Book states (CRANE=RYRGR and random ones, fixed seed): the shipped ranking equals the live one of a
@@ -166,7 +168,7 @@ def test_a_bad_hints_file_is_refused_and_the_hint_ranks_live(tmp_path, caplog):
     def wrong_text(table, meta):  # a guess whose text is another word's, checksum made to match
         texts = table.column("guess_text").to_pylist()
         texts[0] = "ZZZZZ"
-        table = table.set_column(2, "guess_text", pa.array(texts))
+        table = table.set_column(table.schema.get_field_index("guess_text"), "guess_text", pa.array(texts))
         return table, {**meta, "content_sha256": artifacts.content_digest(table)}
 
     _rewrite(path, wrong_text)

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Callable, Iterator
 
 log = logging.getLogger(__name__)
-FIRST_CALL_NOTICE = 1.0  # seconds a kernel's first call may take before the user is told why
+FIRST_CALL_NOTICE = 0.4  # seconds a kernel's first call may take before the user is told why (a load from its cache: 0.1-0.3 s); with the imports before it, told within 1 s of the start
 _TOLD = threading.Event()  # the notice is given once a process
 
 
