@@ -114,8 +114,8 @@ POOLED_PLANS: dict[tuple[str, str], PooledPlan] = {
                                 opener="5C 6C 7D JD", extra=1000),
 }
 # Variants whose hints (`pipeline.builders.hint_table`: each node's ranking) are not computed ahead; a hint
-# on their tree ranks live. cards n4: 33271 nodes of up to 270725 candidates, where cards n3's 2852 nodes
-# took 220 s and 1.8 GB.
+# on their tree ranks live. cards n4: 33271 nodes of up to 270725 candidates, where the 5460 of cards n3
+# took 138 to 220 s and up to 1.8 GB.
 NO_HINTS = {("cards", "n4")}
 # Which table a variant's tree scores with (None: no table, score through the rule); Wordle hard
 # mode of any word length shares the normal table of that length.
