@@ -7,6 +7,7 @@ option value of the wrong type or out of range, options that exclude each other)
 """
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import signal
@@ -20,6 +21,7 @@ from typer.core import TyperGroup
 from solver.core.registry import UsageError
 
 DATA_EXIT, USAGE_EXIT, INTERRUPTED_EXIT, TERMINATED_EXIT = 1, 2, 130, 143
+NUMBER_RANGES = ("IntRange", "FloatRange")  # click's types of a number option with min= or max= (typer vendors them)
 # click's UsageError (typer vendors click and exports only this subclass of it)
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
@@ -48,14 +50,19 @@ def show_warnings() -> None:
 
 
 def _plain_type_labels(command) -> None:
-    """Drop typer's Python type labels (``<bool>``, ``<str>``, ``<list[str]>``) from a command's help:
+    """Drop typer's Python type labels (``<str>``, ``<int range>``, ``<list[str]>``) from a command's help:
     arguments are named by their metavar already, flags take no value, and an option with a value
-    shows its metavar (or, for a number range, just the range)."""
+    shows its metavar (N for a number, then its range; else its name in capitals). For the typer this
+    project holds (below 0.29): its help shows an argument's type by the type's metavar, and an
+    option's by the option's."""
     def plain(param):
-        if isinstance(param, typer.core.TyperArgument) or getattr(param, "is_flag", False):
-            param.display_type_rich = lambda ctx: None
-        elif param.metavar is None:
-            param.display_type_rich = lambda ctx, p=param: "N" if p._get_number_range_help_str() else p.name.upper()
+        if isinstance(param, typer.core.TyperArgument):
+            shown = copy.copy(param.type)  # this argument's own: the type objects are shared
+            shown.get_metavar = lambda param, ctx: ""  # an empty type column (None would show <str>)
+            param.type = shown
+        elif not isinstance(param, typer.core.TyperArgument) and not getattr(param, "is_flag", False) \
+                and param.metavar is None:
+            param.metavar = "N" if type(param.type).__name__ in NUMBER_RANGES else param.name.upper()
         return param
 
     for param in command.params:
