@@ -78,8 +78,8 @@ from solver.core.registry import UsageError
 from solver.core.strategy import LIVE_BUDGET
 from solver.core.version import installed_version
 
-# pyarrow's default allocator (mimalloc) keeps about 25 MB more resident after reading a tree, a book and
-# the hints than the system's: a command reads a few small files (a hint's peak 172 MB, 121 MB so)
+# pyarrow's default allocator (mimalloc) keeps more resident after reading a tree, a book and the hints
+# than the system's, for a command that reads a few small files (a book hint's peak: 172 MB, 121 MB so)
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
