@@ -183,6 +183,7 @@ def test_a_bad_hints_file_is_refused_and_the_hint_ranks_live(tmp_path, caplog):
     assert ranking(state, 2)[0][0].solver  # still ranked, live
 
 
+@pytest.mark.slow  # 12 s: ranks every node of a tree
 def test_the_builder_writes_current_hints_that_the_solver_reads(tmp_path):
     game = get_game("cards", "n2")
     folder = _tree_only(tmp_path, game)

@@ -160,6 +160,7 @@ def test_two_candidates_left_are_rated_exactly():
     assert from_same.guesses[2].player.expected == 2.5 and from_same.guesses[2].player.worst == 3
 
 
+@pytest.mark.slow  # 10 s of live ratings
 def test_a_lost_game_of_junk_guesses_scores_low_and_says_it_is_lost():
     game = get_game("wordle")
     junk = [game.index_of(w) for w in ("FUZZY", "JAZZY", "MAMMA", "PUPPY", "BOBBY", "KAYAK")]

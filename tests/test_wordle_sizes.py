@@ -68,6 +68,7 @@ def test_size_errors():
     assert result.exit_code == 1 and "CRANE" in result.stderr
 
 
+@pytest.mark.slow  # 18 s: builds a size's trees and hints
 def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
     # both exact trees are committed and current (minutes of search): only the table is built, and
     # the committed trees are kept as they are

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+ORDER_DIGITS = 9  # decimals of the estimates compared when ordering guesses
+
 
 @njit(cache=True)
 def _split_estimate(table, row, cols, win, finish, counts, touched):
@@ -109,7 +111,7 @@ def shortlist(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes:
               finish: np.ndarray, width: int, is_candidate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (guess rows, look-ahead estimates), the `width` guesses of least one-step estimate
     ordered by their look-ahead estimate (float64, guesses summed over the candidates, the next one
-    included; ties to a candidate, then the lower row).
+    included; ties, to ORDER_DIGITS decimals, to a candidate, then the lower row).
 
     `table`: codes[guess rows, candidate columns] (an integer dtype, codes below `n_codes`; `win` the
     code of a win);
@@ -122,8 +124,9 @@ def shortlist(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes:
     cols = np.ascontiguousarray(cols, dtype=np.int64)
     finish = np.ascontiguousarray(finish, dtype=np.float64)
     first = split_estimates(table, guesses, cols, n_codes, win, finish)
-    ranked = np.lexsort((guesses, ~is_candidate, first))[:width]
+    # estimates equal but for the order of their float sums count as ties (ORDER_DIGITS decimals)
+    ranked = np.lexsort((guesses, ~is_candidate, np.round(first, ORDER_DIGITS)))[:width]
     deeper = np.empty(ranked.size, np.float64)
     _lookahead_kernel(table, guesses[ranked], guesses, cols, n_codes, win, finish, deeper)
-    order = np.lexsort((guesses[ranked], ~is_candidate[ranked], deeper))
+    order = np.lexsort((guesses[ranked], ~is_candidate[ranked], np.round(deeper, ORDER_DIGITS)))
     return guesses[ranked][order], deeper[order]
