@@ -145,8 +145,8 @@ def hint(game: Game, steps, top: int, budget: float | None = None) -> Hint:
 
 def ranking(state, top: int, budget: float | None = None, ahead: bool = True) -> tuple[list[Ranked], str]:
     """Return (`rank` of the `top` best guesses in `state`, `Scores.note`): the ranking computed ahead for
-    the state's tree node when there is one that fits (`stored_ranking`; `ahead` False: never), else
-    computed now."""
+    the state (a tree node, or an opener book state) when there is one that fits (`stored_ranking`;
+    `ahead` False: never), else computed now."""
     stored = stored_ranking(state, top, budget) if ahead else None
     if stored is not None:
         return stored
