@@ -97,3 +97,17 @@ def test_installed_version_and_where(installed, tmp_path):
     folders = where.stdout.split()
     assert where.returncode == 0 and any(f.endswith("solver/trees") for f in folders), folders
     assert str(ROOT / "artifacts") not in folders
+
+
+def test_installed_wheel_hints_from_its_shipped_hints(installed, tmp_path):
+    """The wheel carries the hints: a hint on the tree and one after a favourite opener load no kernel."""
+    code = ("import sys; from pathlib import Path; import solver; from typer.testing import CliRunner; "
+            "from solver.cli.main import app; "
+            "assert Path(solver.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()), solver.__file__; "
+            "results = [CliRunner().invoke(app, argv) for argv in "
+            "(['hint', 'wordle', 'SALET=RRRRR'], ['hint', 'wordle', 'CRANE=RYRGR', '--hard'])]; "
+            "assert all(r.exit_code == 0 for r in results), [r.output for r in results]; "
+            "assert 'numba' not in sys.modules, 'Numba was loaded'; print('ranked')")
+    result = subprocess.run([str(installed), "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert result.returncode == 0 and "ranked" in result.stdout, result.stderr[-2000:]

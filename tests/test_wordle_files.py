@@ -150,8 +150,9 @@ def test_large_state_loads_without_garbage_collections(tmp_path):
     finally:
         gc.callbacks.remove(callback)
     assert state.games == games and state.total_rounds == 100_000
-    # At most the one pass that follows re-enabling the collector (not hundreds of them).
-    assert len(collections) <= 1, f"{len(collections)} collections while loading: {collections[:20]}"
+    # A few passes at most after the collector is enabled again, not hundreds (without the pause: 286);
+    # the test process's other threads (pytest-xdist's) allocate in the same window (CI once saw 2)
+    assert len(collections) <= 5, f"{len(collections)} collections while loading: {collections[:20]}"
 
 
 WORD = st.sampled_from(["CRANE", "slate", ""])
