@@ -449,9 +449,10 @@ class HintRows:
 
 
 def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[str, str]]:
-    """Return the hints of a game's tree (`HintRows`) and their metadata; MissingTableError /
-    ArtifactError as `read` (and for other columns, rows out of node order, a guess or text that is not
-    the game's, a kind not in HINT_KINDS, a value below 1, or a node without exactly one solver row)."""
+    """Return the hints of a game's tree and opener book states (`HintRows`) and their metadata;
+    MissingTableError / ArtifactError as `read` (and for other columns, rows out of order, an opener,
+    feedback, guess or text that is not the game's, a kind not in HINT_KINDS, a value out of range, or
+    a state without exactly one solver row)."""
     table, meta = read(HINTS, game, folder)
     path = artifact_path(HINTS, game, folder)
     if table.schema.remove_metadata() != HINTS_SCHEMA:
