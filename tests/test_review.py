@@ -54,6 +54,7 @@ def test_a_game_along_the_tree_costs_nothing(name, variant, answers):
         assert result.skill == 100 and result.exact and result.cost == 0.0
 
 
+@pytest.mark.slow  # 18 s in all: the naive search
 @pytest.mark.parametrize("seed, hard", [(0, False), (4, False), (5, True)])
 def test_the_cost_of_a_weak_guess_is_the_naive_searchs(seed, hard):
     game = small_wordle(30, seed=seed, extra_guesses=20, hard=hard)

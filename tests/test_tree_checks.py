@@ -244,6 +244,7 @@ def fresh_solvers(monkeypatch, tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow  # 10 s: plays live without the tree
 def test_cli_warns_once_about_a_broken_tree_and_answers(fresh_solvers, good):
     table, meta = good
     path = write_tree(fresh_solvers, edit("guess", _set(7, GAME.n_guesses))(table), meta)
