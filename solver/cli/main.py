@@ -72,9 +72,10 @@ from solver.cli.proof import ProofDisplay
 from solver.cli.sessions import HideSession, SolveSession, converse
 from solver.cli.why import hint_lines
 from solver.core import atomic
+from solver.core.coldstart import ColdStart
 from solver.core.runtime import LIVE_MODES, get_solver
 from solver.core.progress import terminal_progress
-from solver.core.registry import UsageError
+from solver.core.registry import GAME_MODULES, UsageError, default_variant, registered
 from solver.core.strategy import LIVE_BUDGET
 from solver.core.version import installed_version
 
@@ -114,16 +115,20 @@ def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> No
     if prove and live != "exact":
         raise UsageError("--exact needs --live exact")
     solver = get_solver(game)
-    before = solver.budget, solver.live, solver.exact_live.progress
+    before = solver.budget, solver.live, solver.exact_live, solver.exact_live.progress
     solver.budget, solver.live = (math.inf if prove else budget), live
     stderr = typer.get_text_stream("stderr")
     display = ProofDisplay(stderr)
     if prove and stderr.isatty():
         solver.exact_live.progress = display.update
+    if live == "exact" and not prove and stderr.isatty() and game.name in GAME_MODULES:
+        # a person waits here: kernels not yet compiled on this machine are compiled in the background
+        name, variant = registered(game) or (game.name, default_variant(game.name))  # the user's lists: the default's
+        solver.exact_live = ColdStart(solver.exact_live, name, variant)
 
     def restore() -> None:  # the solver is shared in this process: the settings last one command
         display.close()
-        solver.budget, solver.live, solver.exact_live.progress = before
+        solver.budget, solver.live, solver.exact_live, solver.exact_live.progress = before
 
     ctx.call_on_close(restore)
     if prove and stderr.isatty():

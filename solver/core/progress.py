@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 log = logging.getLogger(__name__)
 FIRST_CALL_NOTICE = 0.4  # seconds a kernel's first call may take before the user is told why (a load from its cache: 0.1-0.3 s); with the imports before it, told within 1 s of the start
 _TOLD = threading.Event()  # the notice is given once a process
+_TOLD_LOCK = threading.Lock()
 
 
 @cache
@@ -47,6 +48,16 @@ def terminal_progress(description: str, total: int | None) -> Iterator[Callable[
         yield lambda n=1: progress.advance(task, n)
 
 
+def claim_notice() -> bool:
+    """Return True to the first caller in this process (it gives the one notice on preparing kernels:
+    `first_call_notice`, or the background warm-up's, `solver.core.coldstart`), False to later ones."""
+    with _TOLD_LOCK:
+        if _TOLD.is_set():
+            return False
+        _TOLD.set()
+        return True
+
+
 @contextmanager
 def first_call_notice(dispatcher, what: str, after: float = FIRST_CALL_NOTICE) -> Iterator[None]:
     """Run the block (a call of the Numba `dispatcher`); if it is the dispatcher's first call in this
@@ -60,10 +71,10 @@ def first_call_notice(dispatcher, what: str, after: float = FIRST_CALL_NOTICE) -
     done = threading.Event()
 
     def tell() -> None:
-        if not done.wait(after) and not _TOLD.is_set():
-            _TOLD.set()
+        if not done.wait(after) and claim_notice():
             log.warning("preparing %s for this machine: Numba compiles them once after an install or an upgrade "
-                        "(about a minute in all); later runs start at once", what)
+                        "(seconds for a game's, about a minute for the exact search's); later runs start at once",
+                        what)
 
     threading.Thread(target=tell, name="first-call-notice", daemon=True).start()
     try:
