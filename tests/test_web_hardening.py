@@ -23,7 +23,7 @@ with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for
 from solver.core.registry import get_game
 from solver.core.runtime import Solver
 from solver.core.search.live import Cancel, ExactLive, Stopped, check_running
-from solver.web import api, service
+from solver.web import admission, api, service
 from solver.web.app import create_app
 from tests.test_web_api import assert_error
 
@@ -150,6 +150,32 @@ def test_tree_and_live_are_told_apart():
     assert service.on_tree(wordle, ((salet, game.win_code),))  # the win needs no guess
     assert not service.on_tree(wordle, ((crane, game.encode("RRYRG")),))  # not the tree's opener
     assert service.on_tree(cards, ())
+
+
+def test_the_live_pool_hands_free_memory_back_when_idle(monkeypatch):
+    heap = admission.Heap()
+    if heap._libc is None:
+        pytest.skip("not glibc: the heap is left as it is")
+    assert heap.limit_arenas(admission.HEAP_ARENAS) and isinstance(heap.trim(), bool)
+    trims = []
+    monkeypatch.setattr(admission.Heap, "trim", lambda self: trims.append(1) or True)
+    pool = admission.LivePool(workers=2, queue=0)
+    gate = threading.Event()
+
+    async def two():
+        first = asyncio.ensure_future(pool.run(lambda: gate.wait(30)))
+        second = asyncio.ensure_future(pool.run(lambda: 1))
+        assert await second == 1
+        busy = list(trims)  # the other one still runs: not idle
+        gate.set()
+        await first
+        return busy
+
+    assert asyncio.run(two()) == []
+    deadline = time.monotonic() + 10
+    while not trims and time.monotonic() < deadline:  # the release runs in the worker's done callback
+        time.sleep(0.01)
+    assert trims == [1]
 
 
 def _off_tree_mastermind(count: int) -> list[dict]:
