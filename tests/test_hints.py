@@ -17,7 +17,8 @@ from pipeline.builders.hint_table import book_states, build_hints, node_paths, w
 from pipeline.plans import NO_HINTS
 from pipeline.restamp import committed_artifacts
 from solver.analysis import values
-from solver.analysis.scores import DEFAULT_TOP, ranking, stored_ranking
+from solver.analysis.scores import ranking, stored_ranking
+from solver.core.defaults import DEFAULT_TOP
 from solver.analysis.walk import replay
 from solver.core import artifacts
 from solver.core.codeversion import advice_version

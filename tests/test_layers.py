@@ -48,6 +48,7 @@ class Import:
     line: int
     in_function: bool
     comment: bool  # a comment on the import's line or the line above
+    lazy: bool = False  # `lazy_module`: loaded on first use, like an import inside a function
 
 
 def _module_name(path: Path) -> str:
@@ -69,6 +70,14 @@ def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+def _lazy_target(node: ast.AST) -> str:
+    """Return the module a `lazy_module("name")` call names ("" for any other node)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "lazy_module" \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
+        return str(node.args[0].value)
+    return ""
+
+
 @cache
 def imports() -> tuple[Import, ...]:
     """Return every import of every project module, resolved to the module it loads."""
@@ -81,7 +90,9 @@ def imports() -> tuple[Import, ...]:
         inside = {id(sub) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                   for sub in ast.walk(node) if isinstance(sub, (ast.Import, ast.ImportFrom))}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
+            if _lazy_target(node):  # `lazy_module("solver.x")` (solver.cli.lazy): an import, run on first use
+                targets = [_lazy_target(node)]
+            elif isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = _resolve(module, path, node)
@@ -97,7 +108,8 @@ def imports() -> tuple[Import, ...]:
                     while target and target not in modules:
                         target = target.rpartition(".")[0]
                 if target != module:
-                    found.append(Import(module, target, node.lineno, id(node) in inside, comment))
+                    found.append(Import(module, target, node.lineno, id(node) in inside, comment,
+                                        bool(_lazy_target(node))))
     return tuple(found)
 
 
@@ -184,7 +196,7 @@ def heavy_loaded(module: str) -> frozenset[str]:
             continue
         seen.add(current)
         for edge in imports():
-            if edge.module == current and not edge.in_function:
+            if edge.module == current and not edge.in_function and not edge.lazy:
                 if edge.target in HEAVY:
                     heavy.add(edge.target)
                 elif edge.target in modules:

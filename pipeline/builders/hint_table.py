@@ -23,7 +23,8 @@ from typing import Callable
 import pyarrow as pa
 
 from pipeline.builders.opener_book import FAVOURITES
-from solver.analysis.scores import DEFAULT_TOP, ranking
+from solver.analysis.scores import ranking
+from solver.core.defaults import DEFAULT_TOP
 from solver.analysis.walk import replay
 from solver.core import artifacts
 from solver.core.codeversion import advice_version

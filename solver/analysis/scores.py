@@ -27,7 +27,6 @@ from solver.core.game import Game
 from solver.core.registry import UsageError
 
 BY = ("expected", "entropy")
-DEFAULT_TOP = 5  # guesses a hint ranks (`deduce hint --top`), and the rankings computed ahead (the hints artifact)
 RANK_PAIRS = 400_000_000  # (guess, candidate) pairs a ranking may score: about a second on 2 cores
 
 

@@ -15,30 +15,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from solver.analysis import boards as several
-from solver.analysis import playout
-from solver.analysis.notation import (
-    answer_variant,
-    can_show_symbols,
-    parse_answer,
-    parse_path,
-    parse_step,
-    select_game,
-    show_feedback,
-    show_guess,
-)
-from solver.analysis.review import review as compute_review
-from solver.analysis.scores import DEFAULT_TOP
-from solver.analysis.scores import hint as compute_hint
-from solver.analysis.scores import report
-from solver.analysis.walk import play as play_out
-from solver.analysis.walk import verdict
-from solver.cli import replay
-from solver.cli import openers as exact_openers
-from solver.cli import review as reviews
-from solver.cli import serve as web
-from solver.cli import views
-from solver.cli.boards import BoardsSession, transcript
 from solver.cli.errors import (
     INTERRUPTED_EXIT,
     OneLineErrors,
@@ -47,6 +23,7 @@ from solver.cli.errors import (
     show_warnings,
     terminated_as_exit,
 )
+from solver.cli.lazy import lazy_module
 from solver.cli.options import (
     FORMATS,
     AllWords,
@@ -69,15 +46,29 @@ from solver.cli.options import (
     Variant,
 )
 from solver.cli.proof import ProofDisplay
-from solver.cli.sessions import HideSession, SolveSession, converse
-from solver.cli.why import hint_lines
 from solver.core import atomic
-from solver.core.coldstart import ColdStart
-from solver.core.runtime import LIVE_MODES, get_solver
+from solver.core.defaults import DEFAULT_TOP, LIVE_BUDGET
 from solver.core.progress import terminal_progress
 from solver.core.registry import GAME_MODULES, UsageError, default_variant, registered
-from solver.core.strategy import LIVE_BUDGET
 from solver.core.version import installed_version
+
+# loaded when a command first uses them (they import NumPy, and the library): `deduce --help` needs none
+several = lazy_module("solver.analysis.boards")
+playout = lazy_module("solver.analysis.playout")
+notation = lazy_module("solver.analysis.notation")
+game_review = lazy_module("solver.analysis.review")
+scores = lazy_module("solver.analysis.scores")
+walk = lazy_module("solver.analysis.walk")
+replay = lazy_module("solver.cli.replay")
+exact_openers = lazy_module("solver.cli.openers")
+reviews = lazy_module("solver.cli.review")
+web = lazy_module("solver.cli.serve")
+views = lazy_module("solver.cli.views")
+board_sessions = lazy_module("solver.cli.boards")
+sessions = lazy_module("solver.cli.sessions")
+why = lazy_module("solver.cli.why")
+coldstart = lazy_module("solver.core.coldstart")
+runtime = lazy_module("solver.core.runtime")
 
 # pyarrow's default allocator (mimalloc) keeps more resident after reading a tree, a book and the hints
 # than the system's, for a command that reads a few small files (a book hint's peak: 172 MB, 121 MB so)
@@ -104,17 +95,17 @@ def main(
 
 def _game(name: str, variant: str | None = None, hard: bool = False, answers: Path | None = None,
           guesses: Path | None = None, every_word: bool = False, size: int = 5, lists: str = "original"):
-    return select_game(name, variant, hard, answers, guesses, every_word, size, lists)
+    return notation.select_game(name, variant, hard, answers, guesses, every_word, size, lists)
 
 
 def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> None:
     """Set how the game's shared solver plays off the tree (`Solver.budget`, `Solver.live`) until the
     command ends."""
-    if live not in LIVE_MODES:
-        raise UsageError(f"--live is {' or '.join(LIVE_MODES)}, not {live!r}")
+    if live not in runtime.LIVE_MODES:
+        raise UsageError(f"--live is {' or '.join(runtime.LIVE_MODES)}, not {live!r}")
     if prove and live != "exact":
         raise UsageError("--exact needs --live exact")
-    solver = get_solver(game)
+    solver = runtime.get_solver(game)
     before = solver.budget, solver.live, solver.exact_live, solver.exact_live.progress
     solver.budget, solver.live = (math.inf if prove else budget), live
     stderr = typer.get_text_stream("stderr")
@@ -124,7 +115,7 @@ def _live(ctx: typer.Context, game, budget: float, live: str, prove: bool) -> No
     if live == "exact" and not prove and stderr.isatty() and game.name in GAME_MODULES:
         # a person waits here: kernels not yet compiled on this machine are compiled in the background
         name, variant = registered(game) or (game.name, default_variant(game.name))  # the user's lists: the default's
-        solver.exact_live = ColdStart(solver.exact_live, name, variant)
+        solver.exact_live = coldstart.ColdStart(solver.exact_live, name, variant)
 
     def restore() -> None:  # the solver is shared in this process: the settings last one command
         display.close()
@@ -169,7 +160,7 @@ def tree(
             atomic.check_writable(dot)  # before the work, not after
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
-        view = views.locate(get_solver(chosen), parse_path(chosen, path) if path.strip() else [])
+        view = views.locate(runtime.get_solver(chosen), notation.parse_path(chosen, path) if path.strip() else [])
         _say(views.summary(view, candidates))
         if depth:
             _say(views.indented(view, depth))
@@ -195,24 +186,24 @@ def play(
     `--boards N`, give one answer per board: `deduce play wordle CRANE SLOTH --boards 2`.
     """
     with domain_errors():
-        chosen = _game(game, variant or answer_variant(game, answer), hard, answers, guesses, all_words, size, lists)
+        chosen = _game(game, variant or notation.answer_variant(game, answer), hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             several.check_boards(chosen, boards)
-            _say(transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
+            _say(board_sessions.transcript(chosen, several.play(chosen, several.parse_answers(chosen, answer, boards))))
             return
-        steps = play_out(get_solver(chosen), parse_answer(chosen, answer))
-    symbols = can_show_symbols(sys.stdout)
+        steps = walk.play(runtime.get_solver(chosen), notation.parse_answer(chosen, answer))
+    symbols = notation.can_show_symbols(sys.stdout)
     for number, (row, code) in enumerate(steps, start=1):
-        typer.echo(f"Guess #{number}: {show_guess(chosen, row, symbols)}")
-        typer.echo(f"Feedback: {show_feedback(chosen, code)}")
-    typer.echo(verdict(chosen, len(steps)))
+        typer.echo(f"Guess #{number}: {notation.show_guess(chosen, row, symbols)}")
+        typer.echo(f"Feedback: {notation.show_feedback(chosen, code)}")
+    typer.echo(walk.verdict(chosen, len(steps)))
 
 
 def _converse(session) -> None:
     stdin = typer.get_text_stream("stdin")
     try:
-        status = converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
+        status = sessions.converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
                           lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty(), interactive=stdin.isatty())
     except UnicodeDecodeError as err:  # a line of standard input that is not UTF-8 text: one line, no traceback
         typer.echo(f"error: standard input is not UTF-8 text (byte 0x{err.object[err.start]:02x} cannot be read)",
@@ -241,9 +232,9 @@ def solve(ctx: typer.Context, game: GameName, variant: Variant = None, hard: Har
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         if boards > 1:
-            session = BoardsSession(chosen, boards)
+            session = board_sessions.BoardsSession(chosen, boards)
         else:
-            session = SolveSession(chosen, symbols=can_show_symbols(sys.stdout))
+            session = sessions.SolveSession(chosen, symbols=notation.can_show_symbols(sys.stdout))
     _converse(session)
 
 
@@ -257,7 +248,7 @@ def hide(game: GameName, variant: Variant = None, hard: Hard = False, answers: A
     you guess it. Type `list` or `?` for the count, `undo` to take back a guess, `quit` to give up.
     """
     with domain_errors():
-        session = HideSession(_game(game, variant, hard, answers, guesses, all_words, size, lists))
+        session = sessions.HideSession(_game(game, variant, hard, answers, guesses, all_words, size, lists))
     _converse(session)
 
 
@@ -413,11 +404,11 @@ def hint(
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
-        steps = [parse_step(chosen, step) for step in history or []]
-        result = compute_hint(chosen, steps, top)
-        why = hint_lines(chosen, steps, explain)
-    _say(report(chosen, result, candidates))
-    _say([""] + why if why else [])
+        steps = [notation.parse_step(chosen, step) for step in history or []]
+        result = scores.hint(chosen, steps, top)
+        reasons = why.hint_lines(chosen, steps, explain)
+    _say(scores.report(chosen, result, candidates))
+    _say([""] + reasons if reasons else [])
 
 
 @app.command()
@@ -448,7 +439,7 @@ def review(
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         steps = reviews.parse_game(chosen, history, answer)
-        result = compute_review(chosen, steps)
+        result = game_review.review(chosen, steps)
     _say(reviews.lines(result, chosen.max_guesses))
 
 

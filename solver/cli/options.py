@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from solver.games import battleship, bulls, cards, mastermind, wordle
+from solver.games import FEEDBACK_NOTATION
 
 GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
                                          help="battleship, cards, wordle, mastermind or bulls.")]
@@ -50,9 +50,9 @@ BoardCount = Annotated[int, typer.Option(
          "guesses are computed live for all boards together.")]
 
 def _formats() -> str:
-    """Return the main help's feedback paragraph: what each game's feedback says (from its module)."""
-    games = {"wordle": "5 " + wordle.FEEDBACK_HELP, "mastermind": mastermind.FEEDBACK_HELP,
-             "bulls": bulls.FEEDBACK_HELP, "cards": cards.FEEDBACK_HELP, "battleship": battleship.FEEDBACK_HELP}
+    """Return the main help's feedback paragraph: what each game's feedback says (`FEEDBACK_NOTATION`)."""
+    games = {name: FEEDBACK_NOTATION[name] for name in ("wordle", "mastermind", "bulls", "cards", "battleship")}
+    games["wordle"] = "5 " + games["wordle"]
     lines = [f"* {name}: {text}." for name, text in games.items()]
     return ("Feedback, typed like GYRRR for wordle and like 0,1,0 or (0,1,0) for the others:\n\n" + "\n".join(lines)
             + "\n\nBattleship and cards guesses may join their tokens with '-' or '+' (A1-A3-H1, 2C+AS) to fit "

@@ -8,10 +8,12 @@ names is a games-layer module and that nothing else in the packages imports by a
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from solver.core.game import Game
 from solver.core.limits import excerpt
+
+if TYPE_CHECKING:  # annotations only: the command line's help imports this module without NumPy
+    from solver.core.game import Game
 
 # variant name -> factory call, in the order messages list them; the first variant of each game is its
 # default unless `DEFAULTS` names another (cards: n2, the specification's two cards).

@@ -22,11 +22,11 @@ from typing import Callable
 
 import numpy as np
 
+from solver.core.defaults import LIVE_BUDGET
 from solver.core.game import Game
 
 STRATEGY = "greedy-expected-size"
 
-LIVE_BUDGET = 1.0  # seconds: a live choice's budget, which sizes its work (LIVE_PAIRS; the exact search's)
 # (guess, candidate) pairs scored per second of budget: the greedy rule's work, the same on every machine
 # (about 0.2 s of the card rule's kernel on two cores, 0.07 s of Wordle's)
 LIVE_PAIRS = 10_000_000

@@ -21,14 +21,14 @@ from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.core.limits import excerpt
 from solver.core.symmetry import canonical_from_group, subset_permutations
+from solver.games import FEEDBACK_NOTATION
 
 COLUMNS = "ABCDEFGH"
 ROWS = 4
 SHIPS = 3
 
 
-FEEDBACK_HELP = ("exact,one_away,two_away: how many of the shots hit a ship, are one cell from the nearest "
-                 "ship, two cells from it (diagonals count; farther shots are not counted)")
+FEEDBACK_HELP = FEEDBACK_NOTATION["battleship"]
 
 
 class Location(NamedTuple):

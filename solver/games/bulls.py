@@ -16,11 +16,12 @@ from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, mixed_radix
 from solver.core.limits import excerpt
 from solver.core.symmetry import MAX_POSITIONS, canonical_guesses
+from solver.games import FEEDBACK_NOTATION
 
 DIGITS = 4
 
 
-FEEDBACK_HELP = "bulls,cows: right digit in the right place, right digit in another place"
+FEEDBACK_HELP = FEEDBACK_NOTATION["bulls"]
 
 
 def parse_code(text: str, length: int = DIGITS) -> str:

@@ -28,6 +28,7 @@ from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.core.limits import excerpt
 from solver.core.symmetry import canonical_from_group, canonical_rows, subset_permutations
+from solver.games import FEEDBACK_NOTATION
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -36,8 +37,7 @@ DECK_SIZE = len(RANKS) * len(SUITS)
 MAX_CARDS = 4
 
 
-FEEDBACK_HELP = ("correct,lower,ranks,higher,suits: answer cards in the guess, answer cards ranked below the "
-                 "guess's lowest rank, rank matches, answer cards ranked above its highest rank, suit matches")
+FEEDBACK_HELP = FEEDBACK_NOTATION["cards"]
 
 
 class Card(NamedTuple):

@@ -16,12 +16,13 @@ from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, mixed_radix
 from solver.core.limits import excerpt
 from solver.core.symmetry import MAX_POSITIONS, canonical_guesses
+from solver.games import FEEDBACK_NOTATION
 
 PEGS = 4
 COLOURS = 6
 
 
-FEEDBACK_HELP = "black,white: right colour in the right place, right colour in another place"
+FEEDBACK_HELP = FEEDBACK_NOTATION["mastermind"]
 
 
 def parse_code(text: str, pegs: int = PEGS, colours: int = COLOURS) -> str:

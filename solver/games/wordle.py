@@ -24,6 +24,7 @@ import numpy as np
 from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game
 from solver.core.limits import excerpt
+from solver.games import FEEDBACK_NOTATION
 from solver.games.wordlists import (
     DEFAULT_LENGTH,
     WORD_LENGTHS,
@@ -42,8 +43,7 @@ MARKS = "RYG"
 MAX_GUESSES = 6  # a board allows six guesses; exact values count within them
 
 
-FEEDBACK_HELP = ("marks, one per letter: G green (right place), Y yellow (elsewhere in the word), R grey (not "
-                 "in it); also 2/1/0, B, X, . or - for grey, or pasted emoji squares")
+FEEDBACK_HELP = FEEDBACK_NOTATION["wordle"]
 
 
 @lru_cache(maxsize=None)
