@@ -187,6 +187,8 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
     chosen = state.solver.guess_row(state)
     pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
     rated = values.rate(state, pool, budget)
+    if rated[chosen].kind == values.ESTIMATE:  # rated alone, as "Why" rates it: the solver's guess gets its value
+        rated[chosen] = values.rate(state, [chosen], budget, large=True)[chosen]
     figures = scores.figures(pool)
     ranked = sorted((Ranked(figures[row], rated.get(row), row == chosen) for row in pool),
                     key=lambda r: values.order_key(game, r.scored.row, r.to_go, r.scored.possible, r.scored.expected,

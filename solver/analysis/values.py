@@ -240,8 +240,11 @@ def _commonness(game: Game) -> np.ndarray:
 
 
 def order_key(game: Game, row: int, value: ToGo | None, possible: bool, expected_left: float, solver: bool = False):
-    """Return the sort key of a ranked guess: rated ones by expected guesses to go (a lower bound
-    counts as its value), then the solver's own guess (`solver`), then a possible answer, then the
-    more common word, then the fewer candidates expected to be left, then the guess row."""
+    """Return the sort key of a ranked guess: the rated ones (proven, a strategy's, a lower bound) first,
+    then the estimated ones, then those without a value; within each, by expected guesses to go (a lower
+    bound counts as its value), then the solver's own guess (`solver`), then a possible answer, then the
+    more common word, then the fewer candidates expected to be left, then the guess row. (An estimate is
+    no value: one below the proven optimum would otherwise rank above it.)"""
+    tier = 2 if value is None else 1 if value.kind == ESTIMATE else 0
     to_go = value.expected if value is not None else float("inf")
-    return round(to_go, 9), not solver, not possible, int(commonness(game)[row]), round(expected_left, 9), row
+    return tier, round(to_go, 9), not solver, not possible, int(commonness(game)[row]), round(expected_left, 9), row
