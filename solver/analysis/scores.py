@@ -182,7 +182,9 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
     the solver's guess and the `top` best by each cheap figure; the solver's guess is always in the
     list, first among equals. Other ties go to a possible answer, then the more common word, then the
     fewer candidates left.
-    Guesses whose value was not found within `budget` (default: the solver's) come after the rated."""
+    Guesses whose value was not found within `budget` (default: the solver's) come after the rated; the
+    solver's guess, when the shared budget left it an estimate, is rated alone (with the whole budget, as
+    the "Why" of a hint rates it), so that both show the same value."""
     game = scores.game
     chosen = state.solver.guess_row(state)
     pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
