@@ -6,7 +6,7 @@ in all) and keeps them in its cache, from which later processes load them in a f
 A person at a terminal should not wait for that: the CLI puts a `ColdStart` in place of the game's
 `ExactLive`. On its first use (the first state off the tree) it checks Numba's cache
 (`search_kernels_cached`); when the kernels are not there it starts one warm-up process in the
-background (``python -m solver.core.coldstart GAME VARIANT``: `ExactLive.warm`, detached, one at a
+background (``python -m solver.core.coldstart GAME VARIANT LOCK``: `ExactLive.warm`, detached, one at a
 time: `WarmUp`), logs once what is being prepared and for how long, and answers every search as one
 that found nothing within its budget, so the runtime plays the greedy rule's guess and ranks by the
 quick estimates (marked ≈), as with ``--live greedy``. Once the cache holds the kernels it is the
