@@ -628,3 +628,19 @@ def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refut
             node = next(i for i in range(node + 1, len(nodes.parent)) if nodes.parent[i] == node
                         and nodes.feedback[i] == code)
         assert len(played) <= 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**30), max_size=300))
+def test_guess_heap_gives_the_stable_sort_order(keys):
+    # a node takes its guesses from a heap of keys with their places in the low bits: in the order of
+    # a stable sort of the keys (ties: the order of the guess list)
+    m = len(keys)
+    heap = np.array([(key << kernel.KEY_SHIFT) | place for place, key in enumerate(keys)] + [0], np.int64)
+    kernel.heap_make(heap, m)
+    taken = []
+    for left in range(m, 0, -1):
+        taken.append(int(heap[0] & kernel.KEY_MASK))
+        heap[0] = heap[left - 1]
+        kernel.heap_sift(heap, left - 1)
+    assert taken == np.argsort(np.array(keys, np.int64), kind="stable").tolist()

@@ -63,6 +63,8 @@ from numba import njit
 INF = np.int64(1 << 40)  # a value at or above it: the set cannot be finished within the guesses left
 PROBES = 8  # slots tried per memo lookup
 SMALL_SET = 64  # default of params[P_SMALL]: passes over at most this many targets read `table_t` (measured faster)
+KEY_SHIFT = 24  # ordering keys (ws.cand_key) hold the guess's place in their low KEY_SHIFT bits
+KEY_MASK = (1 << KEY_SHIFT) - 1
 NO_GUESS = -1  # no guess: a memo entry holding bounds only, no candidate found, no best guess (yet)
 
 # ws.params: int64 [N_PARAMS], the search's settings, made by name by `make_params`. The kernel sets
@@ -174,7 +176,7 @@ class Workspace(NamedTuple):
     cls_order: np.ndarray  # int32 [D, C]: open classes, smallest first
     cand_guess: np.ndarray  # int32 [D, G]: guesses worth expanding at the node of depth d
     cand_bound: np.ndarray  # int64 [D, G]: their lower bounds
-    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first)
+    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first; place in the low KEY_SHIFT bits), then a heap of them
     allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
     useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
     useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set
@@ -958,29 +960,54 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     useful = ws.useful[d]
     u = 0
     small = n <= ws.params[P_SMALL]
+    # every class of at most n targets has the bound 2 * size - 1 (r - 1 >= 2 and n within the counting
+    # bound's second level): a guess's bound is then 3n - k - hit (k classes, hit: a candidate), and
+    # its classes need not be listed, only counted
+    closed = small and not by_entropy and n >= 2 and lbr[n] == 2 * n - 1
+    tt = ws.table_t
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
-        # over a small H, the target-major rows of its targets stay in the cache from one guess to
-        # the next, where the guess-major rows load a cache line per (guess, target) pair
-        if small:
-            k = count_classes(ws.table_t[:, g], H, counts, touched)
-        else:
-            k = count_classes(ws.table[g], H, counts, touched)
-        hit = counts[win] > 0
-        bound = np.int64(0)
-        s2 = np.int64(0)
-        slog = 0.0
-        for j in range(k):
-            c = touched[j]
-            size = counts[c]
-            counts[c] = 0
-            if c == win:
-                bound += 1
+        if closed:
+            k = 0
+            s2 = np.int64(0)  # the sum of squared class sizes, win class included: each target adds 2 * size - 1
+            for i in range(n):
+                c = tt[H[i], g]
+                size = counts[c] + 1
+                counts[c] = size
+                if size == 1:
+                    k += 1
+                s2 += 2 * size - 1
+            hit = counts[win] > 0
+            for i in range(n):
+                counts[tt[H[i], g]] = 0
+            if hit:
+                s2 -= 1
+                bound = np.int64(3 * n - k - 1)
             else:
-                bound += size + lbr[size]
-                s2 += size * size
-                if by_entropy:  # a logarithm per class costs as much as the counting
-                    slog += size * np.log2(size)
+                bound = np.int64(3 * n - k)
+            slog = 0.0
+        else:
+            # over a small H, the target-major rows of its targets stay in the cache from one guess to
+            # the next, where the guess-major rows load a cache line per (guess, target) pair
+            if small:
+                k = count_classes(tt[:, g], H, counts, touched)
+            else:
+                k = count_classes(ws.table[g], H, counts, touched)
+            hit = counts[win] > 0
+            bound = np.int64(0)
+            s2 = np.int64(0)
+            slog = 0.0
+            for j in range(k):
+                c = touched[j]
+                size = counts[c]
+                counts[c] = 0
+                if c == win:
+                    bound += 1
+                else:
+                    bound += size + lbr[size]
+                    s2 += size * size
+                    if by_entropy:  # a logarithm per class costs as much as the counting
+                        slog += size * np.log2(size)
         if k - (1 if hit else 0) > most:
             most = k - (1 if hit else 0)
         if k == 1 and not hit:
@@ -1003,10 +1030,11 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             continue
         ws.cand_guess[d, m] = g
         ws.cand_bound[d, m] = bound
+        # the ordering key, with the guess's place m in its low bits (ties: the order of `guesses`)
         if by_entropy:  # order by entropy (least sum of size*log2(size)), candidates first on ties
-            ws.cand_key[d, m] = np.int64(slog * 4096.0) * 2 + (0 if hit else 1)
+            ws.cand_key[d, m] = ((np.int64(slog * 4096.0) * 2 + (0 if hit else 1)) << KEY_SHIFT) | m
         else:
-            ws.cand_key[d, m] = bound * n + 2 * s2
+            ws.cand_key[d, m] = ((bound * n + 2 * s2) << KEY_SHIFT) | m
         m += 1
     if node_lb > lb:
         lb = node_lb
@@ -1025,7 +1053,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         return lb
     ws.useful_count[d] = u
     child_free = np.int64(FREE_SPLITTERS) if keep else free
-    order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
+    # the guesses come out in order from a heap, lazily: a node expands a few of its thousands of
+    # guesses before a cut-off, and sorting them all cost a quarter of a proof's time
+    heap = ws.cand_key[d]
+    heap_make(heap, m)
+    heaped = m  # entries left in the heap
+    taken = 0  # entries taken from it: the first `taken` of the order
     limit = m
     if topk > 0 and m > topk:
         limit = topk
@@ -1056,7 +1089,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         # cut-off near INF leaves): such a set is not given up on
         if oi >= limit and (d >= ws.params[P_WIDEN] or best < INF // 2 or failed < INF // 2):
             break
-        j = order[oi]
+        while taken <= oi:
+            j = heap[0] & KEY_MASK
+            heaped -= 1
+            heap[0] = heap[heaped]
+            heap_sift(heap, heaped)
+            taken += 1
         g = ws.cand_guess[d, j]
         if ws.cand_bound[d, j] >= beta:
             if ws.cand_bound[d, j] < failed:
@@ -1104,6 +1142,60 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     if free != FREE_RESTRICTED:
         memo_store(ws, h1, h2, n, lb, INF, given_up(widened_levels(ws, d, r)) if lb >= INF else NO_GUESS)
     return lb
+
+
+@njit(cache=True)
+def heap_make(heap, m):
+    """Make ``heap[:m]`` a binary min-heap, in place.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+        Distinct values (ordering keys with the entry's place in their low bits, `KEY_SHIFT`).
+    m : int
+        Entries.
+    """
+    for top in range(m // 2 - 1, -1, -1):
+        heap_down(heap, top, m)
+
+
+@njit(cache=True)
+def heap_sift(heap, m):
+    """Restore the min-heap ``heap[:m]`` after its root was replaced.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+    m : int
+        Entries.
+    """
+    heap_down(heap, 0, m)
+
+
+@njit(cache=True)
+def heap_down(heap, at, m):
+    """Move ``heap[at]`` down the min-heap ``heap[:m]`` until both its children are larger.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+    at : int
+        The entry to move.
+    m : int
+        Entries.
+    """
+    value = heap[at]
+    while True:
+        child = 2 * at + 1
+        if child >= m:
+            break
+        if child + 1 < m and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= value:
+            break
+        heap[at] = heap[child]
+        at = child
+    heap[at] = value
 
 
 @njit(cache=True)

@@ -135,6 +135,8 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
     g_count, t_count = table.shape
+    if g_count >= 1 << kernel.KEY_SHIFT or t_count ** 2 * (options.max_guesses + 3) >= 1 << (62 - kernel.KEY_SHIFT):
+        raise ValueError(f"{g_count} guesses of {t_count} targets: too many for the kernel's ordering keys")
     classes, losing = kernel.class_counts(table, game.win_code)
     depth = options.max_guesses + 2
     codes = game.n_codes
