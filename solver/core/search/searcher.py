@@ -131,6 +131,13 @@ def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarra
     return {name: np.zeros((depth, width), dtype) for name in names}
 
 
+def marks(game: Game) -> int:
+    """Return the positions of a game whose codes are base-3 marks, one digit a position (Wordle's:
+    0 grey, 1 yellow, 2 green; the kernel's `union_bounds` reads them), else 0."""
+    positions = game.rows.shape[1] - 2
+    return positions if game.name == "wordle" and positions > 0 and game.n_codes == 3 ** positions else 0
+
+
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
@@ -155,7 +162,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
                                   max_classes=int(classes.max()), hard=int(hard),
                                   word_length=game.rows.shape[1] - 2 if hard else 0,
                                   order=ORDERS.index(options.order), work_limit=0, widen=int(options.widen),
-                                  first=int(options.first), small=kernel.SMALL_SET),
+                                  first=int(options.first), small=kernel.SMALL_SET, marks=marks(game)),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
