@@ -662,10 +662,11 @@ def wordle_class():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_union_bounds_keep_every_value(wordle_class, data):
-    # the bounds memoised for unions of classes at cut-offs (normal mode, base-3 marks) against the
-    # search without them (params[P_MARKS] 0): the same values and guesses, fail-soft below random
-    # cut-offs, on random subsets searched one after the other (each reads the bounds of those before)
+def test_union_bounds_and_alike_guesses_keep_every_value(wordle_class, data):
+    # what Wordle's marks (params[P_MARKS]) allow in normal mode, the bounds memoised for unions of
+    # classes at cut-offs and one guess scored of those alike on a set, against the search without
+    # them (P_MARKS 0): the same values and guesses, fail-soft below random cut-offs, on random
+    # subsets searched one after the other (each reads the bounds of those before)
     game, table = wordle_class
     searchers = [Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=14)) for _ in range(2)]
     assert searchers[0].ws.params[kernel.P_MARKS] == 5
@@ -686,13 +687,30 @@ def test_union_bounds_keep_every_value(wordle_class, data):
             assert all(beta <= value <= exact for value, _ in found)
 
 
-def test_union_bounds_spare_full_passes(wordle_class):
+def test_union_bounds_and_alike_guesses_spare_work(wordle_class):
+    # fewer full passes (the unions' bounds) over fewer guesses (one of each alike kind), same answer
     game, table = wordle_class
     runs = []
     for marks in (5, 0):
         searcher = Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=16))
         searcher.ws.params[kernel.P_MARKS] = marks
         value, guess = searcher.value(np.arange(game.n_targets), 5)
-        runs.append((value, guess, searcher.stats.full))
+        runs.append((value, guess, searcher.stats.full, searcher.work, int(searcher.ws.stats[kernel.S_MERGED_PASSES])))
     assert runs[0][:2] == runs[1][:2] == (481, game.index_of("CERTY"))
-    assert runs[0][2] < runs[1][2]
+    assert runs[0][2] < runs[1][2] and runs[0][3] < runs[1][3]
+    assert runs[0][4] > 0 == runs[1][4]
+
+
+@pytest.mark.parametrize("word", ["SALET", "QAJAQ", "FUZZY"])
+def test_alike_keys_match_the_scores(wordle_class, word):
+    # guesses with one `alike_key` (letters no target has left out) score every target alike
+    game, _ = wordle_class
+    targets = game.target_index[:40]
+    letters = 0
+    for row in game.rows[targets, :5]:
+        for symbol in row:
+            letters |= 1 << int(symbol)
+    keys = np.array([kernel.alike_key(game.rows[g], np.int64(5), np.int64(letters)) for g in range(game.n_guesses)])
+    codes = scoring.feedback_table(game, None, targets)
+    same = np.flatnonzero(keys == keys[game.index_of(word)])
+    assert (codes[same] == codes[game.index_of(word)]).all()

@@ -63,6 +63,7 @@ from numba import njit
 INF = np.int64(1 << 40)  # a value at or above it: the set cannot be finished within the guesses left
 PROBES = 8  # slots tried per memo lookup
 SMALL_SET = 64  # default of params[P_SMALL]: passes over at most this many targets read `table_t` (measured faster)
+MERGE_FROM = 6  # full passes over this many targets or more score one guess of each `alike_key`
 KEY_SHIFT = 24  # ordering keys (ws.cand_key) hold the guess's place in their low KEY_SHIFT bits
 KEY_MASK = (1 << KEY_SHIFT) - 1
 NO_GUESS = -1  # no guess: a memo entry holding bounds only, no candidate found, no best guess (yet)
@@ -97,7 +98,8 @@ S_HITS = 3  # memo lookups that found their entry whole
 S_STORES = 4  # memo entries written into an empty or evicted slot (merges into an entry not counted)
 S_ABORTED = 5  # 1 once the work limit stopped the search: every call returns INF, nothing is memoised
 S_WORK = 6  # (guess, target) pairs scored: full passes, `separating_guess`, the hard-mode filter
-N_STATS = 8  # slots of ws.stats (slot 7 unused)
+S_MERGED_PASSES = 7  # full passes that scored one guess per class of guesses alike on the set (`alike_key`)
+N_STATS = 8  # slots of ws.stats
 
 # ws.shared: int64 [N_SHARED], the counters of a set searched jointly by threads (see `search`)
 NEXT = 0  # the next guess to take: its place in the common order
@@ -161,6 +163,8 @@ class Workspace(NamedTuple):
     target_row: np.ndarray  # int32 [T]: guess row of each target position
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
+    alike_keys: np.ndarray  # int64 [A]: a full pass's set of `alike_key`s, open addressing (A a power of two >= 2G; [1] without P_MARKS)
+    alike_stamps: np.ndarray  # int64 [A]: the S_MERGED_PASSES count of the pass that set each key (0: none yet)
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
     params: np.ndarray  # int64 [N_PARAMS]: the settings, slots P_WIN_CODE ... P_SMALL (`make_params`)
@@ -487,6 +491,37 @@ def settled(ws, lo, guess, d, r):
     if lo < INF:
         return True
     return given_up_levels(guess) >= widened_levels(ws, d, r)
+
+
+@njit(cache=True)
+def alike_key(row, marks, letters):
+    """Return a guess's letters with those not in `letters` left out, position by position (Wordle's
+    marks, ``params[P_MARKS]``): guesses with one key score every target of those letters alike. A
+    letter no target has is grey wherever it stands and takes no mark from another letter; the
+    others are the same letters in the same places.
+
+    The search computes it written out (a call per guess costs more than the key); the tests read this.
+
+    Parameters
+    ----------
+    row : numpy.ndarray, int32 [W]
+        The guess's row of ``ws.rows`` (symbols below 63, at most 10 positions: `searcher.marks`).
+    marks : int64
+        Its positions, ``params[P_MARKS]``.
+    letters : int64
+        Bit s set for each symbol s some target has.
+
+    Returns
+    -------
+    key : int64
+        Six bits a position: 0 for a letter left out, else its symbol + 1.
+    """
+    key = np.int64(0)
+    for p in range(marks):
+        symbol = np.int64(row[p])
+        if (letters >> symbol) & 1:
+            key |= (symbol + 1) << (6 * p)
+    return key
 
 
 @njit(cache=True)
@@ -1092,8 +1127,39 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # its classes need not be listed, only counted
     closed = small and not by_entropy and n >= 2 and lbr[n] == 2 * n - 1
     tt = ws.table_t
+    # normal mode, marks (Wordle's): guesses alike but for letters none of H has score H alike; one
+    # of them, the first, stands for them all (prove mode only: top-k's k best would change)
+    merge = (not ws.params[P_HARD] and ws.params[P_MARKS] > 0 and ws.params[P_TOP_K] == 0 and n >= MERGE_FROM)
+    letters = np.int64(0)
+    stamp = np.int64(0)
+    marks = ws.params[P_MARKS]
+    alike_mask = ws.alike_keys.shape[0] - 1
+    merged = 0  # guesses not scored: one alike came first
+    if merge:
+        ws.stats[S_MERGED_PASSES] += 1
+        stamp = ws.stats[S_MERGED_PASSES]
+        for i in range(n):
+            row = ws.rows[ws.target_row[H[i]]]
+            for p in range(ws.params[P_MARKS]):
+                letters |= np.int64(1) << row[p]
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
+        if merge:
+            # `alike_key`, then whether it is new in this pass (an open-addressing set, entries of other
+            # passes empty), written out: a call per guess costs more than they do
+            key = np.int64(0)
+            for p in range(marks):
+                symbol = np.int64(ws.rows[g, p])
+                if (letters >> symbol) & 1:
+                    key |= (symbol + 1) << (6 * p)
+            slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & alike_mask
+            while ws.alike_stamps[slot] == stamp and ws.alike_keys[slot] != key:
+                slot = (slot + 1) & alike_mask
+            if ws.alike_stamps[slot] == stamp:
+                merged += 1
+                continue  # a guess alike on H came first
+            ws.alike_stamps[slot] = stamp
+            ws.alike_keys[slot] = key
         if closed:
             k = 0
             s2 = np.int64(0)  # the sum of squared class sizes, win class included: each target adds 2 * size - 1
@@ -1146,6 +1212,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
             memo_store(ws, h1, h2, n, bound, bound, g)
             ws.best[d] = g
+            ws.stats[S_WORK] -= merged * n + (guesses.shape[0] - gi - 1) * n  # the guesses not scored
             return bound
         if bound >= INF:
             continue
@@ -1163,6 +1230,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         else:
             ws.cand_key[d, m] = ((bound * n + 2 * s2) << KEY_SHIFT) | m
         m += 1
+    ws.stats[S_WORK] -= merged * n
     if node_lb > lb:
         lb = node_lb
     # no guess here, nor on any subset below (a subset of H, guesses among these or splitting no more of

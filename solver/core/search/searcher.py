@@ -135,7 +135,9 @@ def marks(game: Game) -> int:
     """Return the positions of a game whose codes are base-3 marks, one digit a position (Wordle's:
     0 grey, 1 yellow, 2 green; the kernel's `union_bounds` reads them), else 0."""
     positions = game.rows.shape[1] - 2
-    return positions if game.name == "wordle" and positions > 0 and game.n_codes == 3 ** positions else 0
+    if game.name != "wordle" or not 0 < positions <= 10 or game.n_codes != 3 ** positions:
+        return 0
+    return positions if int(game.rows[:, :positions].max()) < 63 else 0  # `kernel.alike_key`'s six bits
 
 
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
@@ -150,12 +152,15 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
     rng = np.random.default_rng(SEED)
     slots = 1 << options.memo_bits
     hard = game.allowed is not None
+    alike = 1 << max(2 * g_count - 1, 1).bit_length() if marks(game) else 1  # `kernel.first_alike`'s set
     return Workspace(
         table=table,
         table_t=target_major(table),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
         letter_count=letter_counts(game.rows[:, :game.rows.shape[1] - 2]) if hard else np.zeros((1, 1), np.uint8),
+        alike_keys=np.zeros(alike, np.int64),
+        alike_stamps=np.zeros(alike, np.int64),
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=kernel.make_params(win_code=game.win_code, top_k=0 if options.proves else options.k,
