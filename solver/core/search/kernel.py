@@ -163,8 +163,9 @@ class Workspace(NamedTuple):
     target_row: np.ndarray  # int32 [T]: guess row of each target position
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
-    alike_keys: np.ndarray  # int64 [A]: a full pass's set of `alike_key`s, open addressing (A a power of two >= 2G; [1] without P_MARKS)
-    alike_stamps: np.ndarray  # int64 [A]: the S_MERGED_PASSES count of the pass that set each key (0: none yet)
+    alike: np.ndarray  # int64 [A, 2]: a full pass's set of `alike_key`s, open addressing: (the S_MERGED_PASSES
+    # count of the pass that set it, 0: none yet; the key); A a power of two >= 2G ([1, 2] without P_MARKS)
+    alike_symbols: np.ndarray  # int64 [64]: a full pass's symbol + 1 of each symbol some target has, else 0
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
     params: np.ndarray  # int64 [N_PARAMS]: the settings, slots P_WIN_CODE ... P_SMALL (`make_params`)
@@ -1130,18 +1131,22 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     # normal mode, marks (Wordle's): guesses alike but for letters none of H has score H alike; one
     # of them, the first, stands for them all (prove mode only: top-k's k best would change)
     merge = (not ws.params[P_HARD] and ws.params[P_MARKS] > 0 and ws.params[P_TOP_K] == 0 and n >= MERGE_FROM)
-    letters = np.int64(0)
     stamp = np.int64(0)
     marks = ws.params[P_MARKS]
-    alike_mask = ws.alike_keys.shape[0] - 1
+    alike = ws.alike
+    alike_mask = alike.shape[0] - 1
+    symbol_key = ws.alike_symbols
     merged = 0  # guesses not scored: one alike came first
     if merge:
         ws.stats[S_MERGED_PASSES] += 1
         stamp = ws.stats[S_MERGED_PASSES]
+        letters = np.int64(0)
         for i in range(n):
             row = ws.rows[ws.target_row[H[i]]]
-            for p in range(ws.params[P_MARKS]):
+            for p in range(marks):
                 letters |= np.int64(1) << row[p]
+        for symbol in range(64):
+            symbol_key[symbol] = symbol + 1 if (letters >> symbol) & 1 else 0
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
         if merge:
@@ -1149,17 +1154,15 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             # passes empty), written out: a call per guess costs more than they do
             key = np.int64(0)
             for p in range(marks):
-                symbol = np.int64(ws.rows[g, p])
-                if (letters >> symbol) & 1:
-                    key |= (symbol + 1) << (6 * p)
+                key |= symbol_key[ws.rows[g, p]] << (6 * p)
             slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & alike_mask
-            while ws.alike_stamps[slot] == stamp and ws.alike_keys[slot] != key:
+            while alike[slot, 0] == stamp and alike[slot, 1] != key:
                 slot = (slot + 1) & alike_mask
-            if ws.alike_stamps[slot] == stamp:
+            if alike[slot, 0] == stamp:
                 merged += 1
                 continue  # a guess alike on H came first
-            ws.alike_stamps[slot] = stamp
-            ws.alike_keys[slot] = key
+            alike[slot, 0] = stamp
+            alike[slot, 1] = key
         if closed:
             k = 0
             s2 = np.int64(0)  # the sum of squared class sizes, win class included: each target adds 2 * size - 1
