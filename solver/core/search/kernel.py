@@ -38,6 +38,13 @@ further searches it again and one widened as far does not. Past the k best, a wi
 asks of each guess whether it finishes the set at all (a feasibility search below it,
 ``params[P_FIRST]``, memoised under keys of its own), and values only one that does.
 
+Normal mode, prove mode, Wordle's marks (``params[P_MARKS]``): a guess cut off by one of its classes
+memoises bounds of the unions of that class with those differing from it in one or two positions'
+marks (`union_bounds`: the value of a union of disjoint sets is at least the sum of theirs), which
+later guesses reusing known-absent letters make; and a full pass scores only the first of the
+guesses alike on its set but for letters none of its targets has (`alike_key`). Neither changes a
+value or a guess chosen.
+
 Layout: why `search` is one function of about 370 lines. Its two halves, a forced guess's evaluation
 and a node's own search, call each other (a node values each guess by a forced evaluation, which
 searches each class as a node), and Numba's cache loader crashes on mutually recursive functions
@@ -50,7 +57,7 @@ scoring pass) into `@njit(cache=True)` helpers was tried and measured slower, ev
 time over 5 alternating processes of 10 runs each, 0.263-0.281 s against 0.251-0.261 s), so
 `search` stays whole, its parts marked by the ``# --`` and ``# pass`` comments.
 
-`ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
+`ws` is a `Workspace` tuple of preallocated arrays (no allocation per node);
 ``d`` indexes its per-depth rows, so a recursion never overwrites what its callers still read.
 """
 from __future__ import annotations
@@ -98,7 +105,8 @@ S_HITS = 3  # memo lookups that found their entry whole
 S_STORES = 4  # memo entries written into an empty or evicted slot (merges into an entry not counted)
 S_ABORTED = 5  # 1 once the work limit stopped the search: every call returns INF, nothing is memoised
 S_WORK = 6  # (guess, target) pairs scored: full passes, `separating_guess`, the hard-mode filter
-S_MERGED_PASSES = 7  # full passes that scored one guess per class of guesses alike on the set (`alike_key`)
+S_MERGED_PASSES = 7  # full passes that scored one guess per class of guesses alike on the set (`alike_key`);
+# each one's number marks its entries in ws.alike, so the count is never lowered
 N_STATS = 8  # slots of ws.stats
 
 # ws.shared: int64 [N_SHARED], the counters of a set searched jointly by threads (see `search`)
