@@ -628,3 +628,89 @@ def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refut
             node = next(i for i in range(node + 1, len(nodes.parent)) if nodes.parent[i] == node
                         and nodes.feedback[i] == code)
         assert len(played) <= 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**30), max_size=300))
+def test_guess_heap_gives_the_stable_sort_order(keys):
+    # a node takes its guesses from a heap of keys with their places in the low bits: in the order of
+    # a stable sort of the keys (ties: the order of the guess list)
+    m = len(keys)
+    heap = np.array([(key << kernel.KEY_SHIFT) | place for place, key in enumerate(keys)] + [0], np.int64)
+    kernel.heap_make(heap, m)
+    taken = []
+    for left in range(m, 0, -1):
+        taken.append(int(heap[0] & kernel.KEY_MASK))
+        heap[0] = heap[left - 1]
+        kernel.heap_sift(heap, left - 1)
+    assert taken == np.argsort(np.array(keys, np.int64), kind="stable").tolist()
+
+
+
+@pytest.fixture(scope="module")
+def wordle_class():
+    """Wordle (normal mode, every guess) on the 170 answers WALLS marks RGRRR, one of its larger classes
+    (a state whose proof expands many guesses that reuse known-absent letters)."""
+    from solver.core.registry import get_game
+
+    game = get_game("wordle", "normal")
+    walls = game.index_of("WALLS")
+    codes = scoring.feedback_table(game, np.array([walls]), game.target_index)[0]
+    targets = game.target_index[codes == game.encode("RGRRR")]
+    return replace(game, target_index=targets), scoring.feedback_table(game, None, targets)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_union_bounds_and_alike_guesses_keep_every_value(wordle_class, data):
+    # what Wordle's marks (params[P_MARKS]) allow in normal mode, the bounds memoised for unions of
+    # classes at cut-offs and one guess scored of those alike on a set, against the search without
+    # them (P_MARKS 0): the same values and guesses, fail-soft below random cut-offs, on random
+    # subsets searched one after the other (each reads the bounds of those before)
+    game, table = wordle_class
+    searchers = [Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=14)) for _ in range(2)]
+    assert searchers[0].ws.params[kernel.P_MARKS] == 5
+    searchers[1].ws.params[kernel.P_MARKS] = 0
+    for _ in range(data.draw(st.integers(1, 3))):
+        size = data.draw(st.integers(3, 60) | st.integers(100, game.n_targets))  # large ones expand many guesses
+        positions = np.sort(np.random.default_rng(data.draw(st.integers(0, 2**32))).choice(
+            game.n_targets, size, replace=False))
+        r = data.draw(st.integers(3 if size <= 60 else 4, 5))  # 3 for 100 or more: slow proofs that none finishes
+        exact, guess = searchers[1].value(positions, r)
+        beta = data.draw(st.sampled_from([None, exact + 1, exact, max(exact - 5, 1)])) if exact < INF else None
+        found = [searcher.value(positions, r, beta=beta) for searcher in searchers]
+        if exact >= INF:  # no tree finishes them: no guess to compare
+            assert all(value >= INF for value, _ in found)
+        elif beta is None or exact < beta:
+            assert found == [(exact, guess), (exact, guess)]
+        else:
+            assert all(beta <= value <= exact for value, _ in found)
+
+
+def test_union_bounds_and_alike_guesses_spare_work(wordle_class):
+    # fewer full passes (the unions' bounds) over fewer guesses (one of each alike kind), same answer
+    game, table = wordle_class
+    runs = []
+    for marks in (5, 0):
+        searcher = Searcher(game, table, SearchOptions(max_guesses=6, memo_bits=16))
+        searcher.ws.params[kernel.P_MARKS] = marks
+        value, guess = searcher.value(np.arange(game.n_targets), 5)
+        runs.append((value, guess, searcher.stats.full, searcher.work, int(searcher.ws.stats[kernel.S_MERGED_PASSES])))
+    assert runs[0][:2] == runs[1][:2] == (481, game.index_of("CERTY"))
+    assert runs[0][2] < runs[1][2] and runs[0][3] < runs[1][3]
+    assert runs[0][4] > 0 == runs[1][4]
+
+
+@pytest.mark.parametrize("word", ["SALET", "QAJAQ", "FUZZY"])
+def test_alike_keys_match_the_scores(wordle_class, word):
+    # guesses with one `alike_key` (letters no target has left out) score every target alike
+    game, _ = wordle_class
+    targets = game.target_index[:40]
+    letters = 0
+    for row in game.rows[targets, :5]:
+        for symbol in row:
+            letters |= 1 << int(symbol)
+    keys = np.array([kernel.alike_key(game.rows[g], np.int64(5), np.int64(letters)) for g in range(game.n_guesses)])
+    codes = scoring.feedback_table(game, None, targets)
+    same = np.flatnonzero(keys == keys[game.index_of(word)])
+    assert (codes[same] == codes[game.index_of(word)]).all()

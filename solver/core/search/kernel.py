@@ -38,6 +38,13 @@ further searches it again and one widened as far does not. Past the k best, a wi
 asks of each guess whether it finishes the set at all (a feasibility search below it,
 ``params[P_FIRST]``, memoised under keys of its own), and values only one that does.
 
+Normal mode, prove mode, Wordle's marks (``params[P_MARKS]``): a guess cut off by one of its classes
+memoises bounds of the unions of that class with those differing from it in one or two positions'
+marks (`union_bounds`: the value of a union of disjoint sets is at least the sum of theirs), which
+later guesses reusing known-absent letters make; and a full pass scores only the first of the
+guesses alike on its set but for letters none of its targets has (`alike_key`). Neither changes a
+value or a guess chosen.
+
 Layout: why `search` is one function of about 370 lines. Its two halves, a forced guess's evaluation
 and a node's own search, call each other (a node values each guess by a forced evaluation, which
 searches each class as a node), and Numba's cache loader crashes on mutually recursive functions
@@ -50,7 +57,7 @@ scoring pass) into `@njit(cache=True)` helpers was tried and measured slower, ev
 time over 5 alternating processes of 10 runs each, 0.263-0.281 s against 0.251-0.261 s), so
 `search` stays whole, its parts marked by the ``# --`` and ``# pass`` comments.
 
-`ws` is a `Workspace` tuple of preallocated arrays (no allocation per node except one argsort);
+`ws` is a `Workspace` tuple of preallocated arrays (no allocation per node);
 ``d`` indexes its per-depth rows, so a recursion never overwrites what its callers still read.
 """
 from __future__ import annotations
@@ -63,6 +70,9 @@ from numba import njit
 INF = np.int64(1 << 40)  # a value at or above it: the set cannot be finished within the guesses left
 PROBES = 8  # slots tried per memo lookup
 SMALL_SET = 64  # default of params[P_SMALL]: passes over at most this many targets read `table_t` (measured faster)
+MERGE_FROM = 6  # full passes over this many targets or more score one guess of each `alike_key`
+KEY_SHIFT = 24  # ordering keys (ws.cand_key) hold the guess's place in their low KEY_SHIFT bits
+KEY_MASK = (1 << KEY_SHIFT) - 1
 NO_GUESS = -1  # no guess: a memo entry holding bounds only, no candidate found, no best guess (yet)
 
 # ws.params: int64 [N_PARAMS], the search's settings, made by name by `make_params`. The kernel sets
@@ -78,10 +88,11 @@ P_WORK_LIMIT = 6  # stop once stats[S_WORK] passes this (0: never); see `search`
 P_WIDEN = 7  # top-k goes on past the k best while none of them can finish, at depths below this (0: never)
 P_FIRST = 8  # 1 stops at the first guess that finishes (feasibility: finite values are upper bounds)
 P_SMALL = 9  # full passes over at most this many targets read `table_t` (tests set 0 or a large one)
-N_PARAMS = 10  # slots of ws.params
+P_MARKS = 10  # codes are base-3 marks, one digit a position (Wordle's): how many positions (0: not such codes)
+N_PARAMS = 11  # slots of ws.params
 PARAMS = {"win_code": P_WIN_CODE, "top_k": P_TOP_K, "max_classes": P_MAX_CLASSES, "hard": P_HARD,
           "word_length": P_WORD_LENGTH, "order": P_ORDER, "work_limit": P_WORK_LIMIT, "widen": P_WIDEN,
-          "first": P_FIRST, "small": P_SMALL}  # `make_params`'s names of the slots
+          "first": P_FIRST, "small": P_SMALL, "marks": P_MARKS}  # `make_params`'s names of the slots
 
 ORDER_BOUND = 0  # params[P_ORDER]: least lower bound first, then least sum of squared class sizes (Selby's)
 ORDER_ENTROPY = 1  # params[P_ORDER]: least sum of size * log2(size) first (most information), candidates first on ties
@@ -94,7 +105,9 @@ S_HITS = 3  # memo lookups that found their entry whole
 S_STORES = 4  # memo entries written into an empty or evicted slot (merges into an entry not counted)
 S_ABORTED = 5  # 1 once the work limit stopped the search: every call returns INF, nothing is memoised
 S_WORK = 6  # (guess, target) pairs scored: full passes, `separating_guess`, the hard-mode filter
-N_STATS = 8  # slots of ws.stats (slot 7 unused)
+S_MERGED_PASSES = 7  # full passes that scored one guess per class of guesses alike on the set (`alike_key`);
+# each one's number marks its entries in ws.alike, so the count is never lowered
+N_STATS = 8  # slots of ws.stats
 
 # ws.shared: int64 [N_SHARED], the counters of a set searched jointly by threads (see `search`)
 NEXT = 0  # the next guess to take: its place in the common order
@@ -121,8 +134,8 @@ def make_params(**values: int) -> np.ndarray:
     ----------
     **values : int
         ``win_code``, ``top_k``, ``max_classes``, ``hard``, ``word_length``, ``order`` (all needed),
-        ``work_limit``, ``widen``, ``first`` (default 0) and ``small`` (default `SMALL_SET`); see the
-        ``P_`` constants.
+        ``work_limit``, ``widen``, ``first``, ``marks`` (default 0) and ``small`` (default `SMALL_SET`);
+        see the ``P_`` constants.
 
     Returns
     -------
@@ -136,7 +149,7 @@ def make_params(**values: int) -> np.ndarray:
     unknown = sorted(set(values) - set(PARAMS))
     if unknown:
         raise TypeError(f"unknown search parameter(s) {', '.join(unknown)}; they are {', '.join(PARAMS)}")
-    values = {"work_limit": 0, "widen": 0, "first": 0, "small": SMALL_SET, **values}
+    values = {"work_limit": 0, "widen": 0, "first": 0, "marks": 0, "small": SMALL_SET, **values}
     missing = [name for name in PARAMS if name not in values]
     if missing:
         raise TypeError(f"missing search parameter(s) {', '.join(missing)}")
@@ -158,6 +171,9 @@ class Workspace(NamedTuple):
     target_row: np.ndarray  # int32 [T]: guess row of each target position
     rows: np.ndarray  # int32 [G, W]: the game's encoded guesses (read by the hard-mode rule)
     letter_count: np.ndarray  # uint8 [G, S]: hard mode: how often each symbol is in each guess ([1, 1] otherwise)
+    alike: np.ndarray  # int64 [A, 2]: a full pass's set of `alike_key`s, open addressing: (the S_MERGED_PASSES
+    # count of the pass that set it, 0: none yet; the key); A a power of two >= 2G ([1, 2] without P_MARKS)
+    alike_symbols: np.ndarray  # int64 [64]: a full pass's symbol + 1 of each symbol some target has, else 0
     pool: np.ndarray  # int32 [P]: every allowed guess row (normal mode children)
     lb: np.ndarray  # int64 [R+1, T+1]: lower bound of a set of m targets with r guesses left
     params: np.ndarray  # int64 [N_PARAMS]: the settings, slots P_WIN_CODE ... P_SMALL (`make_params`)
@@ -174,7 +190,7 @@ class Workspace(NamedTuple):
     cls_order: np.ndarray  # int32 [D, C]: open classes, smallest first
     cand_guess: np.ndarray  # int32 [D, G]: guesses worth expanding at the node of depth d
     cand_bound: np.ndarray  # int64 [D, G]: their lower bounds
-    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first)
+    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first; place in the low KEY_SHIFT bits), then a heap of them
     allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
     useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
     useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set
@@ -249,8 +265,33 @@ def set_hash(ws, H, r, ghash):
     for i in range(H.shape[0]):
         h1 += z[0, H[i]]
         h2 += z[1, H[i]]
+    return keys_of_sums(ws, h1, h2, r, H.shape[0], ghash)
+
+
+@njit(cache=True)
+def keys_of_sums(ws, h1, h2, r, n, ghash):
+    """Return the memo keys of a set of `n` targets from the sums of their two random keys (the keys
+    of a union of disjoint sets come from the sums of theirs).
+
+    Parameters
+    ----------
+    ws : Workspace
+    h1, h2 : uint64
+        Sums of ``ws.zobrist[0]`` and ``ws.zobrist[1]`` over the set.
+    r : int64
+        Guesses left.
+    n : int
+        Targets in the set.
+    ghash : uint64
+        Hash of the allowed list (hard mode; 0 otherwise).
+
+    Returns
+    -------
+    h1, h2 : uint64
+        The keys, as `set_hash`.
+    """
     h1 ^= np.uint64(r) * np.uint64(0x9E3779B97F4A7C15) + ghash
-    h2 += np.uint64(r) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(H.shape[0]) + ghash * np.uint64(3)
+    h2 += np.uint64(r) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(n) + ghash * np.uint64(3)
     if ws.params[P_FIRST]:  # a feasibility search's values are upper bounds: keys of their own
         h1 ^= np.uint64(0x94D049BB133111EB)
         h2 += np.uint64(0x2545F4914F6CDD1D)
@@ -459,6 +500,136 @@ def settled(ws, lo, guess, d, r):
     if lo < INF:
         return True
     return given_up_levels(guess) >= widened_levels(ws, d, r)
+
+
+@njit(cache=True)
+def alike_key(row, marks, letters):
+    """Return a guess's letters with those not in `letters` left out, position by position (Wordle's
+    marks, ``params[P_MARKS]``): guesses with one key score every target of those letters alike. A
+    letter no target has is grey wherever it stands and takes no mark from another letter; the
+    others are the same letters in the same places.
+
+    The search computes it written out (a call per guess costs more than the key); the tests read this.
+
+    Parameters
+    ----------
+    row : numpy.ndarray, int32 [W]
+        The guess's row of ``ws.rows`` (symbols below 63, at most 10 positions: `searcher.marks`).
+    marks : int64
+        Its positions, ``params[P_MARKS]``.
+    letters : int64
+        Bit s set for each symbol s some target has.
+
+    Returns
+    -------
+    key : int64
+        Six bits a position: 0 for a letter left out, else its symbol + 1.
+    """
+    key = np.int64(0)
+    for p in range(marks):
+        symbol = np.int64(row[p])
+        if (letters >> symbol) & 1:
+            key |= (symbol + 1) << (6 * p)
+    return key
+
+
+@njit(cache=True)
+def union_bounds(ws, d, k, j, r):
+    """Memoise lower bounds of unions of classes of the guess evaluated at depth `d`, after its class
+    `j` cut it off (normal mode, prove mode, base-3 marks: ``params[P_MARKS]``).
+
+    A later guess differing from this one only in a letter (or two) known absent from every target
+    (Selby's "long tail" of guesses reusing known-absent letters) makes, where this one had classes
+    differing only in those letters' marks, their union. In normal mode the value of a union of
+    disjoint sets is at least the sum of theirs (a tree for the union, followed on each set alone,
+    finishes each target as deep; the guesses allowed are the same): so each union of class `j` with
+    the classes differing from it in one position's mark, or two, is memoised with the sum of their
+    bounds, and the later guess is cut off by its memo probes instead of a search (a sixth fewer full
+    passes in a large state's proof). The bounds hold whatever the codes mean; P_MARKS only says which
+    unions later guesses make.
+
+    Parameters
+    ----------
+    ws : Workspace
+        Reads the classes at depth `d` (``cls_*``, ``part[d]``); uses ``counts[d]`` (left zero).
+    d : int64
+        Depth of the evaluation.
+    k : int
+        Its classes.
+    j : int
+        The class that cut it off.
+    r : int64
+        Guesses left below the guess (the classes' own).
+    """
+    counts = ws.counts[d]
+    win = ws.params[P_WIN_CODE]
+    for x in range(k):
+        counts[ws.cls_code[d, x]] = x + 1
+    code = np.int64(ws.cls_code[d, j])
+    marks = ws.params[P_MARKS]
+    # the unions along one position (p == q), then along two: each a sum of at most 9 classes
+    for p in range(marks):
+        for q in range(p, marks):
+            union_bound(ws, d, code, np.int64(3) ** p, np.int64(3) ** q, r)
+    for x in range(k):
+        counts[ws.cls_code[d, x]] = 0
+
+
+@njit(cache=True)
+def union_bound(ws, d, code, place, other, r):
+    """Memoise the bound of one union of `union_bounds`: the classes whose codes differ from `code`
+    only in the digits of `place` and `other` (equal: one digit), if more than one and not all
+    differing in one digit only (that union is memoised on its own).
+
+    Parameters
+    ----------
+    ws : Workspace
+        ``counts[d]`` maps each code of the evaluation to its class + 1.
+    d : int64
+        Depth of the evaluation.
+    code : int64
+        The code of the class that cut it off.
+    place, other : int64
+        Powers of 3: the digits whose marks vary.
+    r : int64
+        Guesses left below the guess.
+    """
+    counts = ws.counts[d]
+    win = ws.params[P_WIN_CODE]
+    z = ws.zobrist
+    part = ws.part[d]
+    base = code - (code // place) % 3 * place
+    if other != place:
+        base -= (code // other) % 3 * other
+    members = 0
+    lo = np.int64(0)
+    size = 0
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    digits_a = 0  # the values of each varying digit among the members, as bits
+    digits_b = 0
+    for a in range(3):
+        for b in range(3 if other != place else 1):
+            x = counts[base + a * place + b * other] - 1
+            if x < 0:
+                continue
+            members += 1
+            digits_a |= 1 << a
+            digits_b |= 1 << b
+            lo += 1 if ws.cls_code[d, x] == win else ws.cls_bound[d, x]  # a won target: one guess
+            start = ws.cls_start[d, x]
+            for i in range(start, start + ws.cls_size[d, x]):
+                h1 += z[0, part[i]]
+                h2 += z[1, part[i]]
+            size += ws.cls_size[d, x]
+    single = digits_a & (digits_a - 1) == 0 or digits_b & (digits_b - 1) == 0  # one digit varies (or none)
+    if members < 2 or size <= 2 or (other != place and single):
+        return
+    c1, c2 = keys_of_sums(ws, h1, h2, r, size, np.uint64(0))
+    if lo >= INF:
+        memo_store(ws, c1, c2, size, INF, INF, given_up(widened_levels(ws, d + 1, r)))
+    else:
+        memo_store(ws, c1, c2, size, lo, INF, NO_GUESS)
 
 
 @njit(cache=True)
@@ -876,6 +1047,8 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             total += value - bound
             ws.cls_bound[d, j] = value
             if total >= beta:
+                if not hard and ws.params[P_MARKS] > 0 and ws.params[P_TOP_K] == 0 and ws.params[P_FIRST] == 0:
+                    union_bounds(ws, d, k, j, r - 1)
                 return min(total, INF)
         return total
     # -- the node's own search: closed forms, memo, full pass, then its guesses in order ------------
@@ -958,29 +1131,87 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     useful = ws.useful[d]
     u = 0
     small = n <= ws.params[P_SMALL]
+    # every class of at most n targets has the bound 2 * size - 1 (r - 1 >= 2 and n within the counting
+    # bound's second level): a guess's bound is then 3n - k - hit (k classes, hit: a candidate), and
+    # its classes need not be listed, only counted
+    closed = small and not by_entropy and n >= 2 and lbr[n] == 2 * n - 1
+    tt = ws.table_t
+    # normal mode, marks (Wordle's): guesses alike but for letters none of H has score H alike; one
+    # of them, the first, stands for them all (prove mode only: top-k's k best would change)
+    merge = (not ws.params[P_HARD] and ws.params[P_MARKS] > 0 and ws.params[P_TOP_K] == 0 and n >= MERGE_FROM)
+    stamp = np.int64(0)
+    marks = ws.params[P_MARKS]
+    alike = ws.alike
+    alike_mask = alike.shape[0] - 1
+    symbol_key = ws.alike_symbols
+    merged = 0  # guesses not scored: one alike came first
+    if merge:
+        ws.stats[S_MERGED_PASSES] += 1
+        stamp = ws.stats[S_MERGED_PASSES]
+        letters = np.int64(0)
+        for i in range(n):
+            row = ws.rows[ws.target_row[H[i]]]
+            for p in range(marks):
+                letters |= np.int64(1) << row[p]
+        for symbol in range(64):
+            symbol_key[symbol] = symbol + 1 if (letters >> symbol) & 1 else 0
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
-        # over a small H, the target-major rows of its targets stay in the cache from one guess to
-        # the next, where the guess-major rows load a cache line per (guess, target) pair
-        if small:
-            k = count_classes(ws.table_t[:, g], H, counts, touched)
-        else:
-            k = count_classes(ws.table[g], H, counts, touched)
-        hit = counts[win] > 0
-        bound = np.int64(0)
-        s2 = np.int64(0)
-        slog = 0.0
-        for j in range(k):
-            c = touched[j]
-            size = counts[c]
-            counts[c] = 0
-            if c == win:
-                bound += 1
+        if merge:
+            # `alike_key`, then whether it is new in this pass (an open-addressing set, entries of other
+            # passes empty), written out: a call per guess costs more than they do
+            key = np.int64(0)
+            for p in range(marks):
+                key |= symbol_key[ws.rows[g, p]] << (6 * p)
+            slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & alike_mask
+            while alike[slot, 0] == stamp and alike[slot, 1] != key:
+                slot = (slot + 1) & alike_mask
+            if alike[slot, 0] == stamp:
+                merged += 1
+                continue  # a guess alike on H came first
+            alike[slot, 0] = stamp
+            alike[slot, 1] = key
+        if closed:
+            k = 0
+            s2 = np.int64(0)  # the sum of squared class sizes, win class included: each target adds 2 * size - 1
+            for i in range(n):
+                c = tt[H[i], g]
+                size = counts[c] + 1
+                counts[c] = size
+                if size == 1:
+                    k += 1
+                s2 += 2 * size - 1
+            hit = counts[win] > 0
+            for i in range(n):
+                counts[tt[H[i], g]] = 0
+            if hit:
+                s2 -= 1
+                bound = np.int64(3 * n - k - 1)
             else:
-                bound += size + lbr[size]
-                s2 += size * size
-                if by_entropy:  # a logarithm per class costs as much as the counting
-                    slog += size * np.log2(size)
+                bound = np.int64(3 * n - k)
+            slog = 0.0
+        else:
+            # over a small H, the target-major rows of its targets stay in the cache from one guess to
+            # the next, where the guess-major rows load a cache line per (guess, target) pair
+            if small:
+                k = count_classes(tt[:, g], H, counts, touched)
+            else:
+                k = count_classes(ws.table[g], H, counts, touched)
+            hit = counts[win] > 0
+            bound = np.int64(0)
+            s2 = np.int64(0)
+            slog = 0.0
+            for j in range(k):
+                c = touched[j]
+                size = counts[c]
+                counts[c] = 0
+                if c == win:
+                    bound += 1
+                else:
+                    bound += size + lbr[size]
+                    s2 += size * size
+                    if by_entropy:  # a logarithm per class costs as much as the counting
+                        slog += size * np.log2(size)
         if k - (1 if hit else 0) > most:
             most = k - (1 if hit else 0)
         if k == 1 and not hit:
@@ -992,6 +1223,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
             memo_store(ws, h1, h2, n, bound, bound, g)
             ws.best[d] = g
+            ws.stats[S_WORK] -= merged * n + (guesses.shape[0] - gi - 1) * n  # the guesses not scored
             return bound
         if bound >= INF:
             continue
@@ -1003,11 +1235,13 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             continue
         ws.cand_guess[d, m] = g
         ws.cand_bound[d, m] = bound
+        # the ordering key, with the guess's place m in its low bits (ties: the order of `guesses`)
         if by_entropy:  # order by entropy (least sum of size*log2(size)), candidates first on ties
-            ws.cand_key[d, m] = np.int64(slog * 4096.0) * 2 + (0 if hit else 1)
+            ws.cand_key[d, m] = ((np.int64(slog * 4096.0) * 2 + (0 if hit else 1)) << KEY_SHIFT) | m
         else:
-            ws.cand_key[d, m] = bound * n + 2 * s2
+            ws.cand_key[d, m] = ((bound * n + 2 * s2) << KEY_SHIFT) | m
         m += 1
+    ws.stats[S_WORK] -= merged * n
     if node_lb > lb:
         lb = node_lb
     # no guess here, nor on any subset below (a subset of H, guesses among these or splitting no more of
@@ -1025,7 +1259,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         return lb
     ws.useful_count[d] = u
     child_free = np.int64(FREE_SPLITTERS) if keep else free
-    order = np.argsort(ws.cand_key[d, :m], kind="mergesort")
+    # the guesses come out in order from a heap, lazily: a node expands a few of its thousands of
+    # guesses before a cut-off, and sorting them all cost a quarter of a proof's time
+    heap = ws.cand_key[d]
+    heap_make(heap, m)
+    heaped = m  # entries left in the heap
+    taken = 0  # entries taken from it: the first `taken` of the order
     limit = m
     if topk > 0 and m > topk:
         limit = topk
@@ -1056,7 +1295,12 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         # cut-off near INF leaves): such a set is not given up on
         if oi >= limit and (d >= ws.params[P_WIDEN] or best < INF // 2 or failed < INF // 2):
             break
-        j = order[oi]
+        while taken <= oi:
+            j = heap[0] & KEY_MASK
+            heaped -= 1
+            heap[0] = heap[heaped]
+            heap_sift(heap, heaped)
+            taken += 1
         g = ws.cand_guess[d, j]
         if ws.cand_bound[d, j] >= beta:
             if ws.cand_bound[d, j] < failed:
@@ -1104,6 +1348,60 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     if free != FREE_RESTRICTED:
         memo_store(ws, h1, h2, n, lb, INF, given_up(widened_levels(ws, d, r)) if lb >= INF else NO_GUESS)
     return lb
+
+
+@njit(cache=True)
+def heap_make(heap, m):
+    """Make ``heap[:m]`` a binary min-heap, in place.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+        Distinct values (ordering keys with the entry's place in their low bits, `KEY_SHIFT`).
+    m : int
+        Entries.
+    """
+    for top in range(m // 2 - 1, -1, -1):
+        heap_down(heap, top, m)
+
+
+@njit(cache=True)
+def heap_sift(heap, m):
+    """Restore the min-heap ``heap[:m]`` after its root was replaced.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+    m : int
+        Entries.
+    """
+    heap_down(heap, 0, m)
+
+
+@njit(cache=True)
+def heap_down(heap, at, m):
+    """Move ``heap[at]`` down the min-heap ``heap[:m]`` until both its children are larger.
+
+    Parameters
+    ----------
+    heap : numpy.ndarray, int64 [>= m]
+    at : int
+        The entry to move.
+    m : int
+        Entries.
+    """
+    value = heap[at]
+    while True:
+        child = 2 * at + 1
+        if child >= m:
+            break
+        if child + 1 < m and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= value:
+            break
+        heap[at] = heap[child]
+        at = child
+    heap[at] = value
 
 
 @njit(cache=True)

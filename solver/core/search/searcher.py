@@ -131,29 +131,43 @@ def per_depth(depth: int, width: int, dtype, *names: str) -> dict[str, np.ndarra
     return {name: np.zeros((depth, width), dtype) for name in names}
 
 
+def marks(game: Game) -> int:
+    """Return the positions of a game whose codes are base-3 marks, one digit a position (Wordle's:
+    0 grey, 1 yellow, 2 green; the kernel's `union_bounds` reads them), else 0."""
+    positions = game.rows.shape[1] - 2
+    if game.name != "wordle" or not 0 < positions <= 10 or game.n_codes != 3 ** positions:
+        return 0
+    return positions if int(game.rows[:, :positions].max()) < 63 else 0  # `kernel.alike_key`'s six bits
+
+
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
     g_count, t_count = table.shape
+    if g_count >= 1 << kernel.KEY_SHIFT or t_count ** 2 * (options.max_guesses + 3) >= 1 << (62 - kernel.KEY_SHIFT):
+        raise ValueError(f"{g_count} guesses of {t_count} targets: too many for the kernel's ordering keys")
     classes, losing = kernel.class_counts(table, game.win_code)
     depth = options.max_guesses + 2
     codes = game.n_codes
     rng = np.random.default_rng(SEED)
     slots = 1 << options.memo_bits
     hard = game.allowed is not None
+    alike = 1 << max(2 * g_count - 1, 1).bit_length() if marks(game) else 1  # `kernel.first_alike`'s set
     return Workspace(
         table=table,
         table_t=target_major(table),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
         letter_count=letter_counts(game.rows[:, :game.rows.shape[1] - 2]) if hard else np.zeros((1, 1), np.uint8),
+        alike=np.zeros((alike, 2), np.int64),
+        alike_symbols=np.zeros(64, np.int64),
         pool=np.arange(g_count, dtype=np.int32),
         lb=lower_bound_table(int(losing.max()), t_count, options.max_guesses),
         params=kernel.make_params(win_code=game.win_code, top_k=0 if options.proves else options.k,
                                   max_classes=int(classes.max()), hard=int(hard),
                                   word_length=game.rows.shape[1] - 2 if hard else 0,
                                   order=ORDERS.index(options.order), work_limit=0, widen=int(options.widen),
-                                  first=int(options.first), small=kernel.SMALL_SET),
+                                  first=int(options.first), small=kernel.SMALL_SET, marks=marks(game)),
         zobrist=rng.integers(1, 2**63, size=(2, t_count), dtype=np.uint64),
         guess_keys=rng.integers(1, 2**63, size=g_count, dtype=np.uint64),
         part=np.zeros((depth, t_count), np.int32),
