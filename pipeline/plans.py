@@ -26,10 +26,8 @@ SELBY_HARD = (f"{SELBY}, hard.top101.proven (commit 6252040): exact totals of th
               "SALET 8122 the least")
 SELBY_LANTS = (f"{SELBY}, lants.bighidden.origwords.tree (commit ca8a821): his best published tree with every "
                "word a possible answer, opening LANTS (52896 guesses)")
-SELBY_CHOMP = (f"{SELBY}, chomp.bighidden.hard.g7.origwordlist.tree (commit d0ed9d4): his hard-mode tree with "
-               "every word a possible answer within 7 guesses, opening CHOMP (60057 guesses)")
-SELBY_BEZIL = (f"{SELBY}, chomp.bighidden.hard.g7.origwordlist.tree (commit d0ed9d4): BEZIL, the guess his tree "
-               "plays when CHOMP scores RRRRR (BBBBB in his notation)")
+SELBY_THUMP = (f"{SELBY}, thump.bighidden.nyt20220316.hard.g7.tree (present at commit e49af63): his best published "
+               "hard-mode tree with every word a possible answer within 7 guesses, opening THUMP (58715 guesses)")
 SELBY_NYT_EASY = ("Alex Selby, github.com/alex1770/wordle, results_easy_nyt20230701: exact totals of every "
                   "opener, TARSE 11219 the least")
 SELBY_NYT_HARD = ("Alex Selby, github.com/alex1770/wordle, results_hard_nyt20230701: exact totals of every "
@@ -58,14 +56,14 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
                                          bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12,
                                          sources={"opener": SELBY_LANTS}),
     # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the published reference being
-    # Selby's CHOMP tree (60057); from CHOMP, the 5 leading guesses of each node, every level widened
-    # (1e10 pairs a class, then 2 levels); the class RRRRR (4841 targets, no hint) solved below BEZIL,
-    # the guess his tree plays there (3494th by most classes: most guesses before it cannot finish that
-    # class in time), each of its classes a task (`split`)
-    ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="CHOMP",
+    # Selby's THUMP tree (58715); from THUMP, the opener of that tree (the one constant taken from it: the
+    # opener screen, `pipeline.builders.opener_screen`, refutes 11533 of the 12972 first guesses but its
+    # figures do not tell the others apart), the 5 leading guesses of each node, every level widened
+    # (1e10 pairs a class, then 2 levels); the class RRRRR (4894 targets, no hint) solved below the first
+    # guess its probes do not refute (BLANK), each of its classes a task (`split`)
+    ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="THUMP",
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
-                                       split_tries=1, split_first=(("RRRRR", "BEZIL"),),
-                                       sources={"opener": SELBY_CHOMP, "split_first": SELBY_BEZIL}),
+                                       split_tries=1, sources={"opener": SELBY_THUMP}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

@@ -39,9 +39,10 @@ PINNED = {
     ("wordle", "hard-nyt"): (11627, 6),
     # upper bound from LANTS (top-30 search; lower bound 49753): equals Selby's published LANTS tree
     ("wordle", "normal-all-words"): (52896, 6),
-    # upper bound from CHOMP (top-5 search, widened; lower bound 51220), below Selby's CHOMP tree (60057);
-    # 7 guesses are needed in this mode (6 cannot be guaranteed)
-    ("wordle", "hard-all-words"): (60007, 7),
+    # upper bound from THUMP (top-5 search, widened, its class RRRRR below the second guess its probes
+    # found; lower bound 50797), above Selby's THUMP tree (58715), below his CHOMP tree (60057); 7 guesses
+    # are needed in this mode (6 cannot be guaranteed)
+    ("wordle", "hard-all-words"): (59145, 7),
     # 4 letters, normal: upper bound (top-10 search; lower bound 9633)
     ("wordle", "normal4"): (9877, 6),
     # 6 to 9 letters, normal: optimal for their first guess (this project's search: bound = total)

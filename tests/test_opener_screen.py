@@ -1,0 +1,59 @@
+"""The opener screen (`pipeline.builders.opener_screen`): its verdicts against a feasibility search
+through every guess, its bounds against trees, its order and its file."""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.builders.opener_screen import FINISHES, OPEN, REFUTED, class_figures, screen, write_csv
+from solver.core import scoring
+from solver.core.search.searcher import INF, Searcher, SearchOptions
+from solver.games import wordle
+
+OPTIONS = SearchOptions(mode="top-k", k=2, widen=1, max_guesses=8, memo_bits=14)
+
+
+def ares_hard():
+    """Hard mode with the 14 words -ARES, 15 other answers and 26 more guesses."""
+    words = list(wordle.game(False, all_words=True).labels)
+    family = tuple(w for w in words if w[1:] == "ARES")
+    extra = np.random.default_rng(0).choice(words, 40, replace=False)
+    answers = tuple(sorted(set(family) | set(extra[:15])))
+    return wordle.game(True, answers, tuple(sorted(set(answers) | set(extra) | {"CHOMP"})))
+
+
+def test_class_figures_count_each_openers_classes():
+    table = np.array([[0, 0, 1, 2], [3, 3, 3, 3]], np.uint8)
+    largest, classes, squares = class_figures(table, 4, win=2)
+    assert largest.tolist() == [2, 4] and classes.tolist() == [3, 1] and squares.tolist() == [6, 16]
+
+
+def test_the_screen_refutes_exactly_the_openers_no_tree_finishes_and_bounds_the_rest(tmp_path):
+    # hard mode with the -ARES family within 8 guesses: an opener that pins a family down
+    # cannot finish it; with ample work every verdict is the feasibility search's through every guess
+    game = ares_hard()
+    table = scoring.feedback_table(game)
+    screened = screen(game, table, OPTIONS, work=10**10, lead=5, seconds=0.01, also=("CHOMP",))
+    assert len(screened) == game.n_guesses
+    exact = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=14, first=True))
+    positions = np.arange(game.n_targets, dtype=np.int64)
+    verdicts = {s.label: s.probe for s in screened}
+    for row, label in enumerate(game.labels):
+        finishes = exact.value(positions, 8, forced=row)[0] < INF
+        assert verdicts[label] == (FINISHES if finishes else REFUTED), label
+    assert 0 < sum(v == REFUTED for v in verdicts.values()) < game.n_guesses
+    measured = [s for s in screened if s.lower >= 0]
+    assert len(measured) >= 5 and "CHOMP" in {s.label for s in measured}
+    for s in measured:  # a proven bound: at most the total of the tree the probe found
+        assert s.probe == FINISHES and game.n_targets < s.lower <= s.upper
+    keys = [s.key() for s in screened]
+    assert keys == sorted(keys) and screened[0].probe != REFUTED and screened[-1].probe == REFUTED
+    path = write_csv(tmp_path / "screen.csv", screened, "the command")
+    lines = path.read_text().splitlines()
+    assert lines[0] == "# the command" and lines[1].startswith("rank,opener,probe") and len(lines) == 2 + len(screened)
+
+
+def test_a_probe_out_of_work_leaves_the_opener_open():
+    game = ares_hard()
+    table = scoring.feedback_table(game)
+    screened = screen(game, table, OPTIONS, work=1)
+    assert {s.probe for s in screened} <= {OPEN, REFUTED, FINISHES} and any(s.probe == OPEN for s in screened)
