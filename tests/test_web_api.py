@@ -4,6 +4,7 @@ against the library, every bad request answered by a one-line JSON error naming 
 from __future__ import annotations
 
 import json
+import math
 import re
 import signal
 import socket
@@ -154,8 +155,9 @@ def test_next_matches_the_solver(client, name, variant, history):
         s = figures[game.index_of(alt["guess"])]
         assert (alt["expected_left"], alt["entropy"], alt["possible"]) == (s.expected, s.entropy, s.possible)
     assert [alt["guess"] for alt in alternatives if alt["solver"]] == [answer["guess"]]
-    rated = [alt["to_go"] for alt in alternatives if alt["to_go"] is not None]
-    assert rated == sorted(rated) and all(alt["to_go"] is not None for alt in alternatives[:len(rated)])
+    tiers = {"proven": 0, "approximate": 0, "bound": 0, "estimate": 1, None: 2}  # rated, estimated, unknown
+    order = [(tiers[alt["to_go_kind"]], alt["to_go"] if alt["to_go"] is not None else math.inf) for alt in alternatives]
+    assert order == sorted(order), order  # the rated by value first, then the estimated, then the unknown
     proven = {r.label: r.to_go.expected for r in result.ranked if r.to_go is not None and r.to_go.exact}
     for alt in alternatives:  # proven values: the same whoever proves them (either side may miss one)
         if alt["to_go_kind"] == "proven" and alt["guess"] in proven:

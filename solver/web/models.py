@@ -236,8 +236,9 @@ class NextResponse(BaseModel):
     identified: bool = Field(description="Whether one answer is left.")
     solved: bool = Field(description="Whether the last feedback was the win.")
     explanation: Union[Explanation, None] = Field(description="Why the guess (null once solved).")
-    alternatives: list[Alternative] = Field(description="The `top` best guesses by expected guesses to go, the "
-                                                       "solver's guess always among them.")
+    alternatives: list[Alternative] = Field(description="The `top` best guesses: those rated (proven, a strategy's, "
+                                                       "a lower bound) by expected guesses to go, then the estimated, "
+                                                       "then those not rated; the solver's guess always among them.")
 
 
 class CandidatesResponse(BaseModel):
