@@ -730,9 +730,13 @@ def test_pegs_suits_and_the_battleship_board(page: Page, server: str):
     page.select_option("#games-select", "mastermind/default")
     pegs = page.locator("#gs-guess .peg")
     expect(pegs).to_have_count(4)
-    guess = page.locator("#gs-guess").text_content()
-    colours = [background(pegs.nth(i)) for i in range(4)]
-    assert len({c for c, d in zip(colours, guess)}) == len(set(guess))  # one colour per digit
+    # Read in one step: the guess may be drawn again meanwhile, and a replaced peg has no style.
+    pegs_drawn = page.locator("#gs-guess").evaluate(
+        "n => [...n.querySelectorAll('.peg')].map(p => [p.dataset.peg, getComputedStyle(p).backgroundColor])")
+    colour_of = dict(pegs_drawn)
+    assert len(pegs_drawn) == 4 and all(colour for _, colour in pegs_drawn)
+    assert all(colour_of[digit] == colour for digit, colour in pegs_drawn)  # one colour per digit
+    assert len(set(colour_of.values())) == len(colour_of)  # and another for each other digit
 
     page.select_option("#games-select", "cards/n2")
     pin_secret(page, server, "cards", "n2", avoid=["2D AS", "AS 2D", "3H KC", "KC 3H", "4S 5S", "5S 4S"])
