@@ -7,7 +7,9 @@ is proven in a process of its own (`NUMBA_NUM_THREADS=1`: the exact search's pro
 `ExactLive.choose` without a budget, from an empty memo; no tree, no book): its wall and CPU seconds,
 from the start of the process to its end, the total found, and Selby's beside it (`-w word.bbbbb`,
 `-H` for hard mode), with the ratio of the two wall times. The goal (at most 0.5 of Selby's time) is on
-the documentation's benchmarks page.
+the documentation's benchmarks page. First, the floor: a process that only imports NumPy and Numba and
+runs one cached kernel (`numba_floor.py`), FLOOR_RUNS times, its median wall time; for a state whose
+proof is sub-second, that floor is most of the process.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from solver.core.registry import get_game
 
 FIXED = (("THILL", "normal"), ("SMOGS", "normal"), ("GHOST", "hard"))
 RANDOM_STATES, SEED = 3, 42
+FLOOR_RUNS = 5
+FLOOR = Path(__file__).with_name("numba_floor.py")
 CLASS_SIZES = (300, 900)  # answers of the all-grey class of the random openers
 
 PROOF = """
@@ -89,8 +93,20 @@ def selby(opener: str, variant: str) -> tuple[float, float, int] | None:
     return wall, cpu, int(found[1]) if found else -1
 
 
+def floor_seconds(runs: int = FLOOR_RUNS) -> float:
+    """Return the median wall seconds of a process that imports NumPy and Numba and runs one cached kernel
+    (after one run that fills the cache), on one core."""
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    timed([sys.executable, str(FLOOR)], env)
+    return float(np.median([timed([sys.executable, str(FLOOR)], env)[0] for _ in range(runs)]))
+
+
 def bench_large_states() -> None:
-    """Print, per state, the project's proof and Selby's (see the module docstring)."""
+    """Print the floor of a Numba process, then, per state, the project's proof and Selby's (see the module
+    docstring), with the floor's share of Selby's time."""
+    floor = floor_seconds()
+    print(f"largestates floor: a process importing NumPy and Numba and running one cached kernel, "
+          f"{floor:.2f} s wall (median of {FLOOR_RUNS})", flush=True)
     states = list(FIXED) + [(word, "normal") for word in random_openers()]
     for opener, variant in states:
         wall, cpu, total, guess = ours(opener, variant)
@@ -99,7 +115,7 @@ def bench_large_states() -> None:
         if theirs is not None:
             their_wall, their_cpu, their_total = theirs
             line += (f"; Selby {their_wall:.1f} s wall, {their_cpu:.1f} s CPU, total {their_total}; "
-                     f"ratio {wall / their_wall:.2f}")
+                     f"ratio {wall / their_wall:.2f} (the floor alone {floor / their_wall:.2f})")
         print(line, flush=True)
 
 
