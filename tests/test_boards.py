@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 from solver.analysis.boards import parse_board_feedback, play
 from solver.cli.main import app
 from solver.games import wordle
-from solver.games.boards import SOLVED, Boards, best_guess, guesses_allowed
+from solver.core import scoring
+from solver.games.boards import SOLVED, Boards, best_guess, greedy_order, guesses_allowed
 from tests import reference
+from tests.test_within import reference as within_reference
 
 GAME = wordle.game()
 SMALL = wordle.game(answers=("ABC", "ABD", "ACB", "BCA", "CAB", "CBA", "DAB"),
@@ -44,7 +46,28 @@ def test_best_guess_matches_the_rule_written_out(boards):
     assert best_guess(SMALL, positions) == naive_best(SMALL, rows)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True),
+       st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True))
+def test_two_boards_play_the_lookahead_written_out(board_a, board_b):
+    """On a game small enough for every guess to be rated at depth 3, the two-board choice is the guess of
+    the highest depth-3 rating (ties: depth 2, then the greedy order), rated by the plain reference."""
+    a, b = np.array(sorted(board_a), np.int64), np.array(sorted(board_b), np.int64)
+    if a.size == SMALL.n_targets and b.size == SMALL.n_targets:
+        return  # the opening, not the look-ahead
+    table = scoring.feedback_table(SMALL, None, SMALL.target_index)  # every guess row on every target
+    own = np.asarray(SMALL.target_index, dtype=np.int64)
+    order = [int(r) for r in greedy_order(SMALL, [a, b])]
+    _, _, rate = within_reference(table, own, order, SMALL.win_code)
+    ta, tb = tuple(a.tolist()), tuple(b.tolist())
+
+    def key(row):
+        return (-round(rate(row, ta, tb, 3), 9), -round(rate(row, ta, tb, 2), 9), order.index(row))
+    state = Boards(SMALL, (a, b), (False, False))
+    assert state.choose() == min(range(SMALL.n_guesses), key=key)
+
+
+@settings(max_examples=8, deadline=None)
 @given(st.lists(st.integers(0, GAME.n_targets - 1), min_size=2, max_size=4, unique=True))
 def test_play_solves_every_board_with_true_feedback(positions):
     answers = [int(GAME.target_index[p]) for p in positions]
@@ -151,3 +174,12 @@ def test_cli_bench_boards_prints_the_summary_of_the_sets_it_played():
     assert "over the limit of 7 guesses" in result.output
     refused = CliRunner().invoke(app, ["bench", "wordle", "--boards", "2", "--hard"])
     assert refused.exit_code == 2 and "normal mode only" in refused.output
+
+
+def test_play_from_a_given_first_guess():
+    """`play(..., opener=row)` opens with that row, then plays on as the solver does."""
+    answers = [GAME.index_of("CRANE"), GAME.index_of("SLOTH")]
+    steps = play(GAME, answers, opener=GAME.index_of("SALET"))
+    assert steps[0][0] == GAME.index_of("SALET")
+    assert [code for code in steps[-1][1] if code != SOLVED] == [GAME.win_code]
+    assert play(GAME, answers)[0][0] == GAME.index_of("TRACE")  # the solver's own first guess

@@ -70,13 +70,14 @@ def show_board_feedback(game: Game, codes: Sequence[int]) -> str:
     return "  ".join(f"{b + 1} {show_feedback(game, code)}" for b, code in enumerate(codes) if code != SOLVED)
 
 
-def play(game: Game, answers: list[int], limit: int = 100) -> list[tuple[int, tuple[int, ...]]]:
-    """Return the (guess row, code per board) steps the solver plays until every answer is found."""
+def play(game: Game, answers: list[int], limit: int = 100, opener: int | None = None) -> list[tuple[int, tuple[int, ...]]]:
+    """Return the (guess row, code per board) steps the solver plays until every answer is found, from
+    guess row `opener` (default: the solver's own first guess)."""
     state = Boards.start(game, len(answers))
     while not state.done:
         if len(state.history) >= limit:
             raise ValueError(f"the boards were not all solved within {limit} guesses")
-        row = state.choose()
+        row = opener if opener is not None and not state.history else state.choose()
         codes = {b: game.code(row, answers[b]) for b in state.open_boards}
         state = state.after(row, codes)
     return list(state.history)

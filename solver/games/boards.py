@@ -2,11 +2,20 @@
 unsolved board, and the game ends when every board is solved.
 
 `Boards` is an immutable state: the game, the candidate targets left on each board and which boards
-are solved. The solver chooses one guess for all boards together: the one minimising the sum, over
-the unsolved boards, of the expected number of candidates left on the board after it (a board the
-guess solves leaves none); a board down to one candidate is played at once. Ties go to a guess that
-is a candidate on some board, then to the lowest row, so the choice is deterministic. There is no
-tree: every choice is computed live, and the opening (every board with all targets) once per game.
+are solved. The solver chooses one guess for all boards together:
+
+- a board down to one candidate is played at once;
+- with two boards open, a look-ahead (`solver.core.search.within`): each guess is rated by the chances
+  that both boards are solved within 1, 2 and 3 more guesses after it, under the best play over a pool
+  (the candidates and the greedy rule's leading guesses), computed exactly for the pool; the greedy
+  rule's LOOKAHEAD_FIRST leading guesses and every candidate are rated to depth 2, and the
+  LOOKAHEAD_WIDTH best of them to depth 3;
+- otherwise the greedy rule: the guess minimising the sum, over the unsolved boards, of the expected
+  number of candidates left on the board after it (a board the guess solves leaves none).
+
+Ties go to the greedy rule's order (a guess that is a candidate on some board, then the lowest row), so
+the choice is deterministic. The first guess is OPENER (measured: docs, "Several boards"). There is no
+tree: every choice is computed live.
 """
 from __future__ import annotations
 
@@ -21,6 +30,13 @@ from solver.core.limits import excerpt
 
 MAX_BOARDS = 32
 SOLVED = -1  # the code recorded for a board that was solved before a guess
+# the first guess on several boards: the best of the openers measured with this strategy on 1000 random
+# answer sets of Dordle (docs, "Several boards"; the greedy rule's own first guess is ROATE)
+OPENER = "TRACE"
+LOOKAHEAD_FIRST = 200  # the greedy rule's leading guesses rated by the look-ahead (with every candidate)
+LOOKAHEAD_INNER = 60  # the greedy rule's leading guesses tried below the first (with the candidates)
+LOOKAHEAD_WIDTH = 20  # guesses of the depth-2 pass rated again at depth 3
+ORDER_DIGITS = 9  # decimals of the ratings compared (sums of floats in another order tie)
 
 
 def guesses_allowed(count: int) -> int:
@@ -123,7 +139,10 @@ class Boards:
                 return int(self.game.target_index[self.candidates[b][0]])
         if all(self.candidates[b].size == self.game.n_targets for b in boards):
             return opening(self.game)
-        return best_guess(self.game, [self.candidates[b] for b in boards])
+        sets = [self.candidates[b] for b in boards]
+        if len(sets) == 2:
+            return lookahead_guess(self.game, sets[0], sets[1])
+        return int(greedy_order(self.game, sets)[0])
 
 
 def _numbers(boards: list[int]) -> str:
@@ -148,9 +167,10 @@ def expected_left(game: Game, pool: np.ndarray, positions: np.ndarray) -> tuple[
     return (sum_sq - is_candidate) / positions.size, is_candidate
 
 
-def best_guess(game: Game, boards: list[np.ndarray]) -> int:
-    """Return the guess row minimising the sum of `expected_left` over `boards` (candidate target
-    positions of each unsolved board); ties to a candidate of some board, then the lowest row."""
+def greedy_order(game: Game, boards: list[np.ndarray]) -> np.ndarray:
+    """Return every guess row, best first by the greedy rule: the sum of `expected_left` over `boards`
+    (candidate target positions of each unsolved board), ties to a candidate of some board, then the
+    lowest row."""
     pool = np.arange(game.n_guesses, dtype=np.int64)
     total = np.zeros(pool.size)
     any_candidate = np.zeros(pool.size, dtype=bool)
@@ -158,11 +178,44 @@ def best_guess(game: Game, boards: list[np.ndarray]) -> int:
         left, is_candidate = expected_left(game, pool, positions)
         total += left
         any_candidate |= is_candidate
-    order = np.lexsort((pool, ~any_candidate, np.round(total, 9)))  # last key sorts first
-    return int(pool[order[0]])
+    return pool[np.lexsort((pool, ~any_candidate, np.round(total, ORDER_DIGITS)))]  # last key sorts first
+
+
+def best_guess(game: Game, boards: list[np.ndarray]) -> int:
+    """Return the greedy rule's guess row for `boards` (`greedy_order`'s first)."""
+    return int(greedy_order(game, boards)[0])
+
+
+def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray) -> int:
+    """Return the guess row the look-ahead plays on two open boards (candidate target positions of each;
+    see the module docstring)."""
+    from solver.core import scoring  # defers Numba to the compute path
+    from solver.core.search.within import rate_guesses  # defers Numba to the compute path
+
+    order = greedy_order(game, [board_a, board_b])
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    columns = np.union1d(board_a, board_b)
+    answers = game.target_index[columns]
+    first = np.union1d(order[:LOOKAHEAD_FIRST], answers)
+    rows = np.union1d(first, order[:LOOKAHEAD_INNER])
+    table = scoring.feedback_table(game, rows, answers)
+    local = {int(row): i for i, row in enumerate(rows)}
+    own = np.array([local[int(row)] for row in answers], dtype=np.int64)
+    first_local = np.array([local[int(row)] for row in first], dtype=np.int64)
+    inner_local = np.array([local[int(row)] for row in order[:LOOKAHEAD_INNER]], dtype=np.int64)
+    a_local, b_local = np.searchsorted(columns, board_a), np.searchsorted(columns, board_b)
+    cheap = rate_guesses(table, own, first_local, a_local, b_local, inner_local, game.win_code, 2)
+    leading = np.lexsort((rank[first], -np.round(cheap, ORDER_DIGITS)))[:LOOKAHEAD_WIDTH]
+    deep = rate_guesses(table, own, first_local[leading], a_local, b_local, inner_local, game.win_code, 3)
+    best = np.lexsort((rank[first[leading]], -np.round(cheap[leading], ORDER_DIGITS), -np.round(deep, ORDER_DIGITS)))[0]
+    return int(first[leading[best]])
 
 
 @lru_cache(maxsize=16)
 def opening(game: Game) -> int:
-    """Return the first guess on any number of boards (all alike, so one board decides it)."""
+    """Return the first guess on any number of boards: OPENER when the game has it, else the greedy rule's
+    guess for one board (all boards alike)."""
+    if OPENER in game.labels:
+        return game.index_of(OPENER)
     return best_guess(game, [np.arange(game.n_targets, dtype=np.int64)])
