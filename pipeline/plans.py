@@ -66,8 +66,9 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # targets, 1773 -> 1720 in 12 s; RRRYR, 796 targets, 2838 -> 2787 in 33 s; the 109 root classes of at
     # most 1000 targets 116 s together), and each node of 3 to 300 targets below a class's first guess
     # searched again on its own with the 400 leading guesses within 1e9 pairs (`polish_k`; on the tree
-    # before: YRRRR 4368 -> 4338 in 4 s, the classes below BLANK -50 in 6 s). The whole build: 59145 ->
-    # 58809, 1399 s of search on one core (2414 s before)
+    # before: YRRRR 4368 -> 4338 in 4 s, the classes below BLANK -50 in 6 s), each k's tree polished too
+    # (RRRRY: 3443 -> 3389 in 58 s). The whole build: 59145 -> 58755, 1576 s of search on one core (2414 s
+    # before)
     ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="THUMP",
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
                                        split_tries=1, refine_k=(50, 400), refine_size=1000, polish_k=400,

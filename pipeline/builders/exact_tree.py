@@ -113,7 +113,8 @@ class Plan:
     # again on its own, with the `polish_k` leading guesses of each node, every level widened, within
     # `polish_work` pairs (given up, the subtree kept, beyond), deepest first; a better subtree replaces the
     # one grown (top-k is not monotone: a node searched on its own, without the cut-offs of the search
-    # above it, can find a tree that the class's search missed) (polish_k 0: never)
+    # above it, can find a tree that the class's search missed); with `refine_k`, each k's own tree (searched
+    # without the cut-off of the best so far) is polished too, the best polished tree kept (polish_k 0: never)
     polish_k: int = 0
     polish_size: tuple[int, int] = (3, 0)
     polish_work: int = 0
@@ -294,12 +295,24 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
         lower = searcher.lower_bound(group, r, value, plan.bound_seconds, guesses, ghash)
         work = _work(searcher, before)
         refine = plan.refine_k if group.size <= plan.refine_size else ()
+        polish = plan.polish_k and lower < value
+        if polish:
+            nodes, extra = _polish(game, table, plan, nodes, group, r, history, guesses, ghash)
+            value, work = int(nodes.subtree[0]), work + extra
         for k in refine if lower < value else ():
             other = _searcher(game, table, replace(options, k=k))
             other_before = other.stats
-            found, _ = other.best(group, r, value, path, guesses, ghash)
-            if found < value:
-                value, nodes = found, _grow(other, group, r, found, history, guesses, ghash)
+            # polished, each k's own tree counts (searched without the cut-off of the best so far: a tree
+            # above it may polish below it)
+            found, _ = other.best(group, r, None if polish else value, path, guesses, ghash)
+            if found < value or (polish and found < INF):
+                tree = _grow(other, group, r, found, history, guesses, ghash)
+                if polish:
+                    tree.feedback[0] = code
+                    tree, extra = _polish(game, table, plan, tree, group, r, history, guesses, ghash)
+                    work = work + extra
+                if tree.subtree[0] < value:
+                    value, nodes = int(tree.subtree[0]), tree
             work = work + _work(other, other_before)
             if value <= lower:
                 break
@@ -307,9 +320,6 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
             value, nodes, extra = _refine_split(game, table, plan, group, r, value, nodes, first, history, guesses,
                                                 ghash)
             work = work + extra
-        if plan.polish_k and lower < value:
-            nodes, extra = _polish(game, table, plan, nodes, group, r, history, guesses, ghash)
-            value, work = int(nodes.subtree[0]), work + extra
     nodes.feedback[0] = code
     result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
     if save is not None:
