@@ -60,10 +60,19 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # opener screen, `pipeline.builders.opener_screen`, refutes 11533 of the 12972 first guesses but its
     # figures do not tell the others apart), the 5 leading guesses of each node, every level widened
     # (1e10 pairs a class, then 2 levels); the class RRRRR (4894 targets, no hint) solved below the first
-    # guess its probes do not refute (BLANK), each of its classes a task (`split`)
+    # guess its probes do not refute (BLANK), each of its classes a task (`split`). Then (issue 45) each
+    # class of at most 1000 targets (root classes, and the classes below BLANK) searched again with the 50
+    # and the 400 leading guesses, the best kept (`refine_k`; measured alone on one core: GRRRR, 487
+    # targets, 1773 -> 1720 in 12 s; RRRYR, 796 targets, 2838 -> 2787 in 33 s; the 109 root classes of at
+    # most 1000 targets 116 s together), and each node of 3 to 300 targets below a class's first guess
+    # searched again on its own with the 400 leading guesses within 1e9 pairs (`polish_k`; on the tree
+    # before: YRRRR 4368 -> 4338 in 4 s, the classes below BLANK -50 in 6 s), each k's tree polished too
+    # (RRRRY: 3443 -> 3389 in 58 s). The whole build: 59145 -> 58755, 1576 s of search on one core (2414 s
+    # before)
     ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="THUMP",
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
-                                       split_tries=1, sources={"opener": SELBY_THUMP}),
+                                       split_tries=1, refine_k=(50, 400), refine_size=1000, polish_k=400,
+                                       polish_size=(3, 300), polish_work=10**9, sources={"opener": SELBY_THUMP}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

@@ -40,9 +40,10 @@ PINNED = {
     # upper bound from LANTS (top-30 search; lower bound 49753): equals Selby's published LANTS tree
     ("wordle", "normal-all-words"): (52896, 6),
     # upper bound from THUMP (top-5 search, widened, its class RRRRR below the second guess its probes
-    # found; lower bound 50797), above Selby's THUMP tree (58715), below his CHOMP tree (60057); 7 guesses
-    # are needed in this mode (6 cannot be guaranteed)
-    ("wordle", "hard-all-words"): (59145, 7),
+    # found, classes of at most 1000 targets searched again with k 50 and 400, nodes of 3 to 300 targets
+    # polished with k 400; lower bound 51032), above Selby's THUMP tree (58715), below his CHOMP tree
+    # (60057); 7 guesses are needed in this mode (6 cannot be guaranteed)
+    ("wordle", "hard-all-words"): (58755, 7),
     # 4 letters, normal: upper bound (top-10 search; lower bound 9633)
     ("wordle", "normal4"): (9877, 6),
     # 6 to 9 letters, normal: optimal for their first guess (this project's search: bound = total)

@@ -108,6 +108,16 @@ class Plan:
     split_probe_work: tuple[int, int] = (1_000_000_000, 20_000_000_000)
     # (feedback of a split class to the opener, its first guess): that class plays that guess, unprobed
     split_first: tuple[tuple[str, str], ...] = ()
+    # top-k only: once a class (a root class, or a class below a split class's first guess) is solved, each
+    # node of its tree below its first guess holding `polish_size[0]` to `polish_size[1]` targets is searched
+    # again on its own, with the `polish_k` leading guesses of each node, every level widened, within
+    # `polish_work` pairs (given up, the subtree kept, beyond), deepest first; a better subtree replaces the
+    # one grown (top-k is not monotone: a node searched on its own, without the cut-offs of the search
+    # above it, can find a tree that the class's search missed); with `refine_k`, each k's own tree (searched
+    # without the cut-off of the best so far) is polished too, the best polished tree kept (polish_k 0: never)
+    polish_k: int = 0
+    polish_size: tuple[int, int] = (3, 0)
+    polish_work: int = 0
     # where the plan's constants taken from published results come from: {what was taken ("opener",
     # "split_first", ...): the citation (author, repository URL, file)}, written into the tree's
     # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
@@ -131,6 +141,9 @@ class Plan:
             work = "+".join(f"{w:.0e}" for w in self.split_probe_work).replace("e+", "e")
             text += f"-below{self.split_size}-tries{self.split_tries}-probe{work}"
             text += "".join(f"-{marks}{guess}" for marks, guess in self.split_first)
+        if self.polish_k and not self.options.proves:
+            text += (f"-polish{self.polish_k}-{self.polish_size[0]}to{self.polish_size[1]}"
+                     f"-work{self.polish_work:.0e}").replace("e+", "e")
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
@@ -282,12 +295,24 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
         lower = searcher.lower_bound(group, r, value, plan.bound_seconds, guesses, ghash)
         work = _work(searcher, before)
         refine = plan.refine_k if group.size <= plan.refine_size else ()
+        polish = plan.polish_k and lower < value
+        if polish:
+            nodes, extra = _polish(game, table, plan, nodes, group, r, history, guesses, ghash)
+            value, work = int(nodes.subtree[0]), work + extra
         for k in refine if lower < value else ():
             other = _searcher(game, table, replace(options, k=k))
             other_before = other.stats
-            found, _ = other.best(group, r, value, path, guesses, ghash)
-            if found < value:
-                value, nodes = found, _grow(other, group, r, found, history, guesses, ghash)
+            # polished, each k's own tree counts (searched without the cut-off of the best so far: a tree
+            # above it may polish below it)
+            found, _ = other.best(group, r, None if polish else value, path, guesses, ghash)
+            if found < value or (polish and found < INF):
+                tree = _grow(other, group, r, found, history, guesses, ghash)
+                if polish:
+                    tree.feedback[0] = code
+                    tree, extra = _polish(game, table, plan, tree, group, r, history, guesses, ghash)
+                    work = work + extra
+                if tree.subtree[0] < value:
+                    value, nodes = int(tree.subtree[0]), tree
             work = work + _work(other, other_before)
             if value <= lower:
                 break
@@ -317,6 +342,45 @@ def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, 
             if tree.subtree[0] < value:  # the tree grown is the value that counts (top-k: the cut-off matters)
                 value, nodes = int(tree.subtree[0]), tree
     return value, nodes, _work(wide, before)
+
+
+def _polish(game: Game, table: np.ndarray, plan: Plan, nodes: Nodes, group: np.ndarray, r: int, history, guesses,
+            ghash) -> tuple[Nodes, Stats]:
+    """Return (tree, work) of a solved class after `Plan.polish_k`: each node below its first guess within
+    `polish_size` targets searched again on its own (`polish_k` leading guesses, every level widened,
+    within `polish_work` pairs), deepest first, the better subtree kept; the class's first guess stays."""
+    wide = _searcher(game, table, replace(plan.options, k=plan.polish_k, widen=plan.options.max_guesses + 1))
+    before = wide.stats
+    smallest, largest = plan.polish_size
+    children: dict[int, dict[int, int]] = {}
+    for i, parent in enumerate(nodes.parent):
+        if parent >= 0:
+            children.setdefault(parent, {})[nodes.feedback[i]] = i
+
+    def walk(i: int, positions: np.ndarray, r: int, guesses, ghash, path: tuple[int, ...], code: int) -> Nodes:
+        # the subtree of node i (root parent -1), its classes polished first
+        out = Nodes()
+        guess = nodes.guess[i]
+        top = out.add(-1, code, len(path), guess, int(positions.size))
+        total = int(positions.size)
+        for child_code, sub in wide.split(guess, positions):
+            child_guesses, child_hash = wide.narrow(guesses, guess, child_code) if wide.hard else (guesses, ghash)
+            tree = walk(children[i][child_code], sub, r - 1, child_guesses, child_hash, path + (guess,), child_code)
+            out.graft(tree, top)
+            total += tree.subtree[0]
+        out.subtree[top] = total
+        if path and smallest <= positions.size <= largest and total > int(wide.ws.lb[r, positions.size]):
+            found = wide.bounded_value(positions, r, plan.polish_work, guesses, ghash)
+            if found is not None and found[0] < total:
+                tree = wide.grow(positions, r, tuple(zip(path, [0] * len(path))), guesses, ghash)
+                if tree.subtree[0] < total:  # the tree grown is the value that counts
+                    tree.feedback[0] = code
+                    return tree
+        return out
+
+    path = tuple(int(g) for g, _ in history)
+    tree = walk(0, group, r, guesses, ghash, path, nodes.feedback[0])
+    return tree, _work(wide, before)
 
 
 @dataclass
