@@ -1115,7 +1115,6 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             return np.int64(2 * n + 1)
     # -- score every allowed guess: its bound, ordering key, shortcut exits -----------------
     ws.stats[S_FULL_PASSES] += 1
-    ws.stats[S_WORK] += guesses.shape[0] * n
     ws.local_b[d] = 0  # this node's own, once its pass is done (its forced evaluations read it)
     most = 1  # the most non-winning classes of a guess here: a guess skipped below makes one
     counts = ws.counts[d]
@@ -1223,7 +1222,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             # a non-candidate splitting H into singletons: 2n, optimal once no candidate does
             memo_store(ws, h1, h2, n, bound, bound, g)
             ws.best[d] = g
-            ws.stats[S_WORK] -= merged * n + (guesses.shape[0] - gi - 1) * n  # the guesses not scored
+            ws.stats[S_WORK] += (gi + 1 - merged) * n  # the guesses scored: counted once the pass ends
             return bound
         if bound >= INF:
             continue
@@ -1241,7 +1240,9 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
         else:
             ws.cand_key[d, m] = ((bound * n + 2 * s2) << KEY_SHIFT) | m
         m += 1
-    ws.stats[S_WORK] -= merged * n
+    # counted once the pass ends (not ahead, less the guesses not scored): a progress display reading
+    # the count while the kernel runs never sees it go down
+    ws.stats[S_WORK] += (guesses.shape[0] - merged) * n
     if node_lb > lb:
         lb = node_lb
     # no guess here, nor on any subset below (a subset of H, guesses among these or splitting no more of
