@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from solver.analysis.boards import parse_board_feedback, play
+from solver.analysis.notation import select_game
 from solver.cli.main import app
 from solver.games import wordle
 from solver.core import scoring
 from solver.games.boards import SOLVED, Boards, best_guess, greedy_order, guesses_allowed
+from solver.games.wordlists import builtin_answers, builtin_guesses
 from tests import reference
 from tests.test_within import reference as within_reference
 
@@ -156,24 +158,26 @@ def test_cli_solve_reads_the_marks_of_each_unsolved_board():
     assert f"All 2 boards solved in {len(state.history)} guesses!" in result.stdout
 
 
-def test_cli_bench_boards_prints_the_summary_of_the_sets_it_played():
+def test_cli_bench_boards_prints_the_summary_of_the_sets_it_played(tmp_path):
     """`deduce bench wordle --boards 2 --sample K --seed S`: the histogram and the mean over K random sets of 2
-    different answers, as the sets drawn with that seed give when played one by one."""
-    result = CliRunner().invoke(app, ["bench", "wordle", "--boards", "2", "--sample", "5", "--seed", "5"])
+    different answers, as the sets drawn with that seed give when played one by one (small word lists: the
+    look-ahead's cost is not what this checks)."""
+    answers = builtin_answers()[::60]
+    (tmp_path / "answers.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "guesses.txt").write_text("\n".join(sorted(set(builtin_guesses()[::20]) | set(answers))) + "\n")
+    lists = ["--answers", str(tmp_path / "answers.txt"), "--guesses", str(tmp_path / "guesses.txt")]
+    result = CliRunner().invoke(app, ["bench", "wordle", "--boards", "2", "--sample", "12", "--seed", "5", *lists])
     assert result.exit_code == 0, result.output
-    game = wordle.game()
+    game = select_game("wordle", answers=tmp_path / "answers.txt", guesses=tmp_path / "guesses.txt")
     rng = np.random.default_rng(5)
     lengths = []
-    for _ in range(5):
+    for _ in range(12):
         answers = [int(game.target_index[i]) for i in rng.choice(game.n_targets, 2, replace=False)]
         assert len(set(answers)) == 2
         lengths.append(len(play(game, answers)))
-    assert "5 answer sets" in result.output
+    assert "12 answer sets" in result.output
     assert f"mean {np.mean(lengths):.4f} guesses" in result.output
     assert f"max {max(lengths)}, total {sum(lengths)}" in result.output
-    assert "over the limit of 7 guesses" in result.output
-    refused = CliRunner().invoke(app, ["bench", "wordle", "--boards", "2", "--hard"])
-    assert refused.exit_code == 2 and "normal mode only" in refused.output
 
 
 def test_play_from_a_given_first_guess():
