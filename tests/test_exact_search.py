@@ -533,6 +533,36 @@ def test_polished_classes_keep_their_first_guess_and_never_lose(name):
         assert gained > 0
 
 
+@pytest.mark.parametrize("name", ["mastermind", "wordle-hard"])
+def test_rescanned_classes_never_lose_and_replay(name):
+    # each allowed guess of a solved class valued as its first guess (`Plan.rescan_size`, with the cut-off
+    # of its value + `rescan_margin`): its value never rises, the tree it returns replays to that value
+    # within the guesses
+    if name == "mastermind":
+        game, opener, r = mastermind.game(4, 5), "1122", 6
+    else:
+        words = list(wordle.game(False, all_words=True).labels)
+        pick = sorted(np.random.default_rng(1).choice(words, 400, replace=False).tolist())
+        game, opener, r = wordle.game(True, tuple(pick[::2]), tuple(pick)), pick[0], 6
+    table = scoring.feedback_table(game)
+    plain = Plan(SearchOptions(mode="top-k", k=1, widen=1, max_guesses=r, order="entropy"), opener=opener,
+                 bound_seconds=0)
+    rescanned = replace(plain, rescan_size=10**6, rescan_margin=10**6)
+    assert "-rescan1000000+1000000" in rescanned.describe() and "rescan" not in plain.describe()
+    polished = replace(rescanned, rescan_margin=5, polish_k=8, polish_size=(3, 500), polish_work=10**9)
+    root = game.index_of(opener)
+    for code, group in Searcher(game, table, SearchOptions(memo_bits=10)).split(root, np.arange(game.n_targets)):
+        try:
+            before = solve_class(game, table, plain, root, code, group)
+        except RuntimeError:  # no tree of this search finishes the class within the guesses
+            continue
+        for variant in (rescanned, polished):
+            after = solve_class(game, table, variant, root, code, group)
+            assert after.value <= before.value
+            assert after.nodes.subtree[0] == after.value == _replayed_total(game, table, after.nodes, group)
+            assert max(after.nodes.depth) + 1 <= r
+
+
 @pytest.mark.parametrize("name", ["wordle-30+30", "mastermind-3x3"])
 def test_splitting_guesses_follow_the_class_count_then_the_sum_of_squares(name):
     game = SMALL_GAMES[name]()

@@ -118,6 +118,13 @@ class Plan:
     polish_k: int = 0
     polish_size: tuple[int, int] = (3, 0)
     polish_work: int = 0
+    # top-k only: once a class of at most `rescan_size` targets is solved (after refine and polish) and its
+    # value stays above its lower bound, each of its allowed guesses is valued as its first guess (the
+    # plan's search, with the cut-off of its value + `rescan_margin`: top-k is not monotone in the cut-off,
+    # and a first guess valued against the cut-off of the best so far can be misjudged), the better
+    # trees grown (and polished with `polish_k`) and the best kept (0: never)
+    rescan_size: int = 0
+    rescan_margin: int = 0
     # where the plan's constants taken from published results come from: {what was taken ("opener",
     # "split_first", ...): the citation (author, repository URL, file)}, written into the tree's
     # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
@@ -135,6 +142,8 @@ class Plan:
         if self.refine_k and not self.options.proves:
             text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
+        if self.rescan_size and not self.options.proves:
+            text += f"-rescan{self.rescan_size}+{self.rescan_margin}"
         if self.widen_work and not self.options.proves:
             text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
         if self.split_size and not self.options.proves:
@@ -320,6 +329,10 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
             value, nodes, extra = _refine_split(game, table, plan, group, r, value, nodes, first, history, guesses,
                                                 ghash)
             work = work + extra
+        if plan.rescan_size and lower < value and group.size <= plan.rescan_size:
+            value, nodes, extra = _rescan(game, table, plan, options, group, r, value, nodes, history, guesses,
+                                          ghash, polish)
+            work = work + extra
     nodes.feedback[0] = code
     result = ClassResult(code, nodes, value, lower, work, time.perf_counter() - start)
     if save is not None:
@@ -342,6 +355,32 @@ def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, 
             if tree.subtree[0] < value:  # the tree grown is the value that counts (top-k: the cut-off matters)
                 value, nodes = int(tree.subtree[0]), tree
     return value, nodes, _work(wide, before)
+
+
+def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, group: np.ndarray, r: int, value: int,
+            nodes: Nodes, history, guesses, ghash, polish: bool) -> tuple[int, Nodes, Stats]:
+    """Return (value, tree, work) of a solved class after `Plan.rescan_size`: each allowed guess valued as its
+    first guess within the cut-off value + `rescan_margin`, those below the value grown (and polished), the
+    best tree kept; the given tree where none is better."""
+    searcher = _searcher(game, table, options)
+    before = searcher.stats
+    extra = Stats(0, 0, 0, 0)
+    first = int(nodes.guess[0])
+    code = history[-1][1]
+    for row in searcher.splitting_guesses(group, guesses.size, guesses):
+        if row == first:
+            continue
+        found, _ = searcher.value(group, r, guesses, ghash, beta=value + plan.rescan_margin, forced=int(row))
+        if found >= (value + plan.rescan_margin if polish else value):
+            continue
+        tree = searcher.grow(group, r, history, guesses, ghash, first=int(row))
+        tree.feedback[0] = code
+        if polish:
+            tree, more = _polish(game, table, plan, tree, group, r, history, guesses, ghash)
+            extra = extra + more
+        if tree.subtree[0] < value:  # the tree grown is the value that counts
+            value, nodes = int(tree.subtree[0]), tree
+    return value, nodes, _work(searcher, before) + extra
 
 
 def _polish(game: Game, table: np.ndarray, plan: Plan, nodes: Nodes, group: np.ndarray, r: int, history, guesses,
