@@ -68,11 +68,17 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # searched again on its own with the 400 leading guesses within 1e9 pairs (`polish_k`; on the tree
     # before: YRRRR 4368 -> 4338 in 4 s, the classes below BLANK -50 in 6 s), each k's tree polished too
     # (RRRRY: 3443 -> 3389 in 58 s). The whole build: 59145 -> 58755, 1576 s of search on one core (2414 s
-    # before)
+    # before). Then each class of at most 1200 targets still above its lower bound has every allowed guess
+    # valued as its first guess (`rescan_size`) by the plan's search, every level widened, against its
+    # value + 50 (top-k is not monotone in the cut-off: below YRRRR, CROFT is valued >= 4338 against 4338
+    # and 4335 against 4360), within 1e9 pairs a guess (a few that cannot finish cost 1e10-5e10 each);
+    # RYYRR below BLANK 977 -> 955 (CRAWL), YRRRR 4338 -> 4320 (CROFT, the 918th guess by number of
+    # classes; that class's scan: 3033 guesses, about 13 minutes)
     ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="THUMP",
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
                                        split_tries=1, refine_k=(50, 400), refine_size=1000, polish_k=400,
-                                       polish_size=(3, 300), polish_work=10**9, sources={"opener": SELBY_THUMP}),
+                                       polish_size=(3, 300), polish_work=10**9, rescan_size=1200, rescan_margin=50,
+                                       rescan_work=10**9, sources={"opener": SELBY_THUMP}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

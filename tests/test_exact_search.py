@@ -550,17 +550,35 @@ def test_rescanned_classes_never_lose_and_replay(name):
     rescanned = replace(plain, rescan_size=10**6, rescan_margin=10**6)
     assert "-rescan1000000+1000000" in rescanned.describe() and "rescan" not in plain.describe()
     polished = replace(rescanned, rescan_margin=5, polish_k=8, polish_size=(3, 500), polish_work=10**9)
+    limited = replace(polished, rescan_work=2000)  # some first guesses given up on
+    assert limited.describe().endswith(polished.describe()[polished.describe().index("-polish"):])
+    assert "-rescan1000000+5-work2e03" in limited.describe() and "-work2e03" not in polished.describe()
     root = game.index_of(opener)
     for code, group in Searcher(game, table, SearchOptions(memo_bits=10)).split(root, np.arange(game.n_targets)):
         try:
             before = solve_class(game, table, plain, root, code, group)
         except RuntimeError:  # no tree of this search finishes the class within the guesses
             continue
-        for variant in (rescanned, polished):
+        for variant in (rescanned, polished, limited):
             after = solve_class(game, table, variant, root, code, group)
             assert after.value <= before.value
             assert after.nodes.subtree[0] == after.value == _replayed_total(game, table, after.nodes, group)
             assert max(after.nodes.depth) + 1 <= r
+
+
+@pytest.mark.parametrize("name", ["wordle-30+30", "mastermind-3x3", "wordle-30-hard"])
+def test_a_bounded_value_with_a_cut_off_is_the_value_with_it_or_none(name):
+    # `bounded_value(beta=...)`: with work to spare, what `value` gives with that cut-off (exact below
+    # it, at least it otherwise)
+    game = SMALL_GAMES[name]()
+    positions = np.arange(game.n_targets)
+    exact = searched(game, 6)
+    for row in range(0, game.n_guesses, 7):
+        total, _ = exact.value(positions, 6, forced=row)
+        for beta in (total - 3, total, total + 1):
+            given = searched(game, 6).bounded_value(positions, 6, 10**12, forced=row, beta=beta)
+            assert given is not None and given[0] == searched(game, 6).value(positions, 6, beta=beta, forced=row)[0]
+            assert (given[0] == total) if total < beta else (given[0] >= beta)
 
 
 @pytest.mark.parametrize("name", ["wordle-30+30", "mastermind-3x3"])

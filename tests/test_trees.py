@@ -43,7 +43,7 @@ PINNED = {
     # found, classes of at most 1000 targets searched again with k 50 and 400, nodes of 3 to 300 targets
     # polished with k 400; lower bound 51032), above Selby's THUMP tree (58715), below his CHOMP tree
     # (60057); 7 guesses are needed in this mode (6 cannot be guaranteed)
-    ("wordle", "hard-all-words"): (58755, 7),
+    ("wordle", "hard-all-words"): (58715, 7),
     # 4 letters, normal: upper bound (top-10 search; lower bound 9633)
     ("wordle", "normal4"): (9877, 6),
     # 6 to 9 letters, normal: optimal for their first guess (this project's search: bound = total)

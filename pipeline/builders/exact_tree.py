@@ -122,9 +122,11 @@ class Plan:
     # value stays above its lower bound, each of its allowed guesses is valued as its first guess (the
     # plan's search, with the cut-off of its value + `rescan_margin`: top-k is not monotone in the cut-off,
     # and a first guess valued against the cut-off of the best so far can be misjudged), the better
-    # trees grown (and polished with `polish_k`) and the best kept (0: never)
+    # trees grown (and polished with `polish_k`) and the best kept (0: never); each first guess within
+    # `rescan_work` pairs (given up beyond: a few guesses that cannot finish cost most of a scan; 0: no limit)
     rescan_size: int = 0
     rescan_margin: int = 0
+    rescan_work: int = 0
     # where the plan's constants taken from published results come from: {what was taken ("opener",
     # "split_first", ...): the citation (author, repository URL, file)}, written into the tree's
     # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
@@ -144,6 +146,7 @@ class Plan:
         text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
         if self.rescan_size and not self.options.proves:
             text += f"-rescan{self.rescan_size}+{self.rescan_margin}"
+            text += f"-work{self.rescan_work:.0e}".replace("e+", "e") if self.rescan_work else ""
         if self.widen_work and not self.options.proves:
             text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
         if self.split_size and not self.options.proves:
@@ -330,7 +333,9 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
                                                 ghash)
             work = work + extra
         if plan.rescan_size and lower < value and group.size <= plan.rescan_size:
-            value, nodes, extra = _rescan(game, table, plan, options, group, r, value, nodes, history, guesses,
+            # the plan's own search, even where the class's ran out of `widen_work` and fell back: each
+            # guess has its own `rescan_work`
+            value, nodes, extra = _rescan(game, table, plan, plan.options, group, r, value, nodes, history, guesses,
                                           ghash, polish)
             work = work + extra
     nodes.feedback[0] = code
@@ -360,8 +365,8 @@ def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, 
 def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, group: np.ndarray, r: int, value: int,
             nodes: Nodes, history, guesses, ghash, polish: bool) -> tuple[int, Nodes, Stats]:
     """Return (value, tree, work) of a solved class after `Plan.rescan_size`: each allowed guess valued as its
-    first guess within the cut-off value + `rescan_margin`, those below the value grown (and polished), the
-    best tree kept; the given tree where none is better."""
+    first guess within the cut-off value + `rescan_margin` (and `rescan_work` pairs), those below it grown
+    (and polished; unpolished: those below the value), the best tree kept; the given tree where none is better."""
     searcher = _searcher(game, table, options)
     before = searcher.stats
     extra = Stats(0, 0, 0, 0)
@@ -370,8 +375,13 @@ def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, g
     for row in searcher.splitting_guesses(group, guesses.size, guesses):
         if row == first:
             continue
-        found, _ = searcher.value(group, r, guesses, ghash, beta=value + plan.rescan_margin, forced=int(row))
-        if found >= (value + plan.rescan_margin if polish else value):
+        beta = value + plan.rescan_margin
+        if plan.rescan_work:
+            found, _ = searcher.bounded_value(group, r, plan.rescan_work, guesses, ghash, forced=int(row),
+                                              beta=beta) or (INF, -1)
+        else:
+            found, _ = searcher.value(group, r, guesses, ghash, beta=beta, forced=int(row))
+        if found >= (beta if polish else value):
             continue
         tree = searcher.grow(group, r, history, guesses, ghash, first=int(row))
         tree.feedback[0] = code

@@ -262,14 +262,15 @@ class Searcher:
         return value, (best if value < limit and best >= 0 else -1)
 
     def bounded_value(self, positions: np.ndarray, r: int, work_limit: int, guesses: np.ndarray | None = None,
-                      ghash: int = 0, forced: int = -1) -> tuple[int, int] | None:
-        """Return (value, best guess row) as `value` does, or None when the search scored `work_limit`
-        (guess, target) pairs first (what it proved by then stays in the memo: a second call goes further)."""
+                      ghash: int = 0, forced: int = -1, beta: int | None = None) -> tuple[int, int] | None:
+        """Return (value, best guess row) as `value` does (exact below `beta`), or None when the search scored
+        `work_limit` (guess, target) pairs first (what it proved by then stays in the memo: a second call
+        goes further)."""
         ws = self.ws
         ws.params[kernel.P_WORK_LIMIT] = ws.stats[kernel.S_WORK] + max(int(work_limit), 1)
         ws.stats[kernel.S_ABORTED] = 0
         try:
-            value, guess = self.value(positions, r, guesses, ghash, forced=forced)
+            value, guess = self.value(positions, r, guesses, ghash, beta=beta, forced=forced)
         finally:
             aborted = bool(ws.stats[kernel.S_ABORTED])
             ws.params[kernel.P_WORK_LIMIT] = 0

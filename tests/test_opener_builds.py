@@ -1,0 +1,55 @@
+"""Trees of a short list of openers (`pipeline.builders.opener_builds`): each the tree its plan builds."""
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from pipeline.builders.exact_tree import Plan, build
+from pipeline.builders.opener_builds import build_openers, main, ranking_plan, write_csv
+from solver.core import scoring
+from solver.core.search.searcher import SearchOptions
+from tests import exhaustive
+
+
+def small_plan() -> Plan:
+    return Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=6), bound_seconds=0, polish_k=4,
+                polish_size=(3, 50), polish_work=10**8, rescan_size=100, rescan_margin=3, sources={"opener": "someone"})
+
+
+def test_ranking_plan_changes_the_opener_and_only_the_steps_named():
+    plan = small_plan()
+    each = ranking_plan(plan, "ABCDE", ("rescan",))
+    assert each.opener == "ABCDE" and each.sources == {} and each.rescan_size == 0
+    assert each.polish_k == plan.polish_k and each.options == plan.options
+    assert "rescan" not in each.describe() and "-polish4" in each.describe()
+    with pytest.raises(ValueError, match="unknown step 'prune'"):
+        ranking_plan(plan, "ABCDE", ("prune",))
+
+
+def test_each_opener_gets_the_tree_its_plan_builds_least_total_first(tmp_path):
+    game = exhaustive.small_wordle(30, seed=3, extra_guesses=30)
+    table = scoring.feedback_table(game)
+    plan = small_plan()
+    openers = [game.labels[int(game.target_index[i])] for i in (0, 7, 19)]
+    results = build_openers(game, table, plan, openers, ("rescan",), jobs=1, folder=tmp_path / "a")
+    assert [r.total for r in results] == sorted(r.total for r in results)
+    assert sorted(r.opener for r in results) == sorted(openers)
+    for r in results:
+        alone = build(game, table, ranking_plan(plan, r.opener, ("rescan",)), 1, None, tmp_path / "b")
+        assert (r.total, r.lower, r.strategy) == (alone.total, alone.lower, ranking_plan(plan, r.opener, ("rescan",)).describe())
+        assert r.lower <= r.total and 1 <= r.worst <= 6
+    path = write_csv(tmp_path / "builds.csv", results, game.n_targets, "the command")
+    lines = path.read_text().splitlines()
+    assert lines[0] == "# the command"
+    rows = list(csv.DictReader(lines[1:]))
+    assert [row["opener"] for row in rows] == [r.opener for r in results]
+    assert [int(row["total"]) for row in rows] == [r.total for r in results]
+    assert rows[0]["mean"] == f"{results[0].total / game.n_targets:.4f}"
+
+
+def test_the_command_names_an_unknown_step_in_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["mastermind", "default", "1122", "--without", "prune", "--out", str(tmp_path / "x.csv")])
+    assert "unknown step 'prune'" in str(stopped.value.code) and not (tmp_path / "x.csv").exists()
