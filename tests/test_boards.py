@@ -1,6 +1,7 @@
 """Several Wordle boards at once (`solver.games.boards`, `deduce play/solve --boards N`)."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -14,7 +15,7 @@ from solver.analysis.notation import select_game
 from solver.cli.main import app
 from solver.games import wordle
 from solver.core import scoring
-from solver.games.boards import SOLVED, Boards, best_guess, greedy_order, guesses_allowed
+from solver.games.boards import SOLVED, SPREAD_WEIGHT, Boards, best_guess, greedy_order, guesses_allowed
 from solver.games.wordlists import builtin_answers, builtin_guesses
 from tests import reference
 from tests.test_within import reference as within_reference
@@ -46,6 +47,37 @@ def test_best_guess_matches_the_rule_written_out(boards):
     positions = [np.array(sorted(b), dtype=np.int64) for b in boards]
     rows = [[int(SMALL.target_index[p]) for p in b] for b in positions]
     assert best_guess(SMALL, positions) == naive_best(SMALL, rows)
+
+
+def naive_spread(game, boards: list[list[int]]) -> int:
+    """The spread rule written out: least sum of P(unsolved) + SPREAD_WEIGHT * E[log2 candidates left],
+    then a candidate, then row."""
+    won = "G" * len(game.labels[0])
+
+    def key(guess: int):
+        total, candidate = 0.0, False
+        for rows in boards:
+            sizes: dict[str, int] = {}
+            for row in rows:
+                marks = reference.wordle(game.labels[row], game.labels[guess])
+                sizes[marks] = sizes.get(marks, 0) + 1
+            unsolved = 1 - Fraction(sizes.get(won, 0), len(rows))
+            log_left = sum(n * math.log2(n) for m, n in sizes.items() if m != won) / len(rows)
+            total += float(unsolved) + SPREAD_WEIGHT * log_left
+            candidate |= guess in rows
+        return round(total, 9), not candidate, guess
+    return min(range(game.n_guesses), key=key)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True), min_size=3, max_size=4))
+def test_three_boards_or_more_play_the_spread_rule_written_out(boards):
+    positions = [np.array(sorted(b), dtype=np.int64) for b in boards]
+    if all(p.size == SMALL.n_targets for p in positions):
+        return  # the opening
+    state = Boards(SMALL, tuple(positions), (False,) * len(positions))
+    rows = [[int(SMALL.target_index[p]) for p in b] for b in positions]
+    assert state.choose() == naive_spread(SMALL, rows)
 
 
 @settings(max_examples=60, deadline=None)
