@@ -80,6 +80,15 @@ def test_three_boards_or_more_play_the_spread_rule_written_out(boards):
     assert state.choose() == naive_spread(SMALL, rows)
 
 
+@given(st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True))
+def test_one_board_left_plays_the_greedy_rule(board):
+    positions = np.array(sorted(board), dtype=np.int64)
+    if positions.size == SMALL.n_targets:
+        return  # the opening
+    state = Boards(SMALL, (positions, np.array([0], np.int64)), (False, True))
+    assert state.choose() == naive_best(SMALL, [[int(SMALL.target_index[p]) for p in positions]])
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True),
        st.lists(st.integers(0, 6), min_size=2, max_size=7, unique=True))

@@ -14,8 +14,9 @@ are solved. The solver chooses one guess for all boards together:
   of the chance the guess does not solve the board plus SPREAD_WEIGHT times the expected log2 of the
   candidates left on it (a board the guess solves counts 0).
 
-The greedy rule (`greedy_order`: the least sum, over the unsolved boards, of the expected number of
-candidates left, a board the guess solves leaving none) orders the look-ahead's guesses.
+- one board left open: the greedy rule (`greedy_order`: the least sum, over the unsolved boards, of the
+  expected number of candidates left, a board the guess solves leaving none), which also orders the
+  look-ahead's guesses.
 
 Ties go to the greedy rule's order (a guess that is a candidate on some board, then the lowest row), so
 the choice is deterministic. The first guess is OPENER (measured: docs, "Several boards"). There is no
@@ -150,7 +151,7 @@ class Boards:
         sets = [self.candidates[b] for b in boards]
         if len(sets) == 2:
             return lookahead_guess(self.game, sets[0], sets[1])
-        return int(spread_order(self.game, sets)[0])
+        return int((spread_order if len(sets) >= 3 else greedy_order)(self.game, sets)[0])
 
 
 def _numbers(boards: list[int]) -> str:
