@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from pipeline.builders.exact_tree import Plan, build
-from pipeline.builders.opener_builds import build_openers, main, ranking_plan, write_csv
+from pipeline.builders.exact_tree import checkpoint_dir
+from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, stopped_build, write_csv,
+                                          write_stopped_csv)
 from solver.core import scoring
 from solver.core.search.searcher import SearchOptions
 from tests import exhaustive
@@ -53,3 +55,33 @@ def test_the_command_names_an_unknown_step_in_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["mastermind", "default", "1122", "--without", "prune", "--out", str(tmp_path / "x.csv")])
     assert "unknown step 'prune'" in str(stopped.value.code) and not (tmp_path / "x.csv").exists()
+
+
+def test_the_csv_is_written_after_each_opener_and_a_stopped_build_is_bounded(tmp_path):
+    game = exhaustive.small_wordle(30, seed=3, extra_guesses=30)
+    table = scoring.feedback_table(game)
+    plan = small_plan()
+    openers = [game.labels[int(game.target_index[i])] for i in (0, 7)]
+    seen = []
+    results = build_openers(game, table, plan, openers, ("rescan",), jobs=1, folder=tmp_path,
+                            on_built=lambda so_far: seen.append([b.opener for b in so_far]))
+    assert [sorted(names) for names in seen] == [[openers[0]], sorted(openers)]
+    built = {r.opener: r for r in results}
+    whole = stopped_build(game, table, plan, openers[0], ("rescan",), tmp_path, bound_seconds=0.5)
+    assert whole.classes_done == whole.classes and whole.targets_done == game.n_targets
+    assert whole.total_done == whole.at_least == built[openers[0]].total
+    # a build stopped halfway: its largest classes are not finished
+    folder = checkpoint_dir(game, ranking_plan(plan, openers[1], ("rescan",)), tmp_path)
+    files = sorted(folder.glob("class-*.npz"), key=lambda f: -f.stat().st_size)
+    for f in files[: len(files) // 2]:
+        f.unlink()
+    half = stopped_build(game, table, plan, openers[1], ("rescan",), tmp_path, bound_seconds=0.5)
+    assert half.classes_done == half.classes - len(files) // 2 and half.targets_done < game.n_targets
+    assert half.total_done < half.at_least <= built[openers[1]].total
+    assert 2 * half.targets_done - 1 <= half.total_done < built[openers[1]].total  # two guesses a target at least, the opener one
+    assert built[openers[1]].lower <= half.at_least
+    path = write_stopped_csv(tmp_path / "stopped.csv", [half], "the command")
+    rows = list(csv.DictReader(path.read_text().splitlines()[1:]))
+    assert rows[0]["opener"] == openers[1] and int(rows[0]["at_least"]) == half.at_least
+    with pytest.raises(ValueError, match="no checkpoints of"):
+        stopped_build(game, table, plan, game.labels[int(game.target_index[19])], ("rescan",), tmp_path)

@@ -6,7 +6,9 @@ them apart; this builds the tree of each opener of a short list with the variant
 opener changed (and, with `without`, some of the plan's optional steps off, so that a ranking costs
 less), and writes each opener's total, lower bound, worst case and search seconds, least total first.
 Each build keeps its class checkpoints under `folder` (`exact_tree.checkpoint_dir`), so a run that is
-stopped resumes, and the artifacts are not touched.
+stopped resumes, and the artifacts are not touched; the CSV is written again after each opener, and
+`--stopped` reports the builds a run left unfinished (`stopped_build`: the classes finished, and the
+least total the plan's tree can still reach, their totals plus the other classes' lower bounds).
 
 `python -m pipeline.builders.opener_builds wordle hard-all-words THUMP TRAIN --without rescan --out FILE.csv`
 """
@@ -14,16 +16,21 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.builders.exact_tree import Plan, build
+import numpy as np
+
+from pipeline.builders.exact_tree import Plan, build, checkpoint_dir, finished_classes
 from pipeline.builders.feedback_tables import load_table
 from pipeline.builders.greedy_tree import max_guesses
 from pipeline.plans import EXACT_PLANS, table_of
+from solver.core.atomic import write_text
 from solver.core.game import Game
 from solver.core.registry import get_game
+from solver.core.search.searcher import INF, Searcher
 
 # the plan's optional steps a ranking may leave out: the fields each one sets back to its default
 OPTIONAL_STEPS = {"rescan": {"rescan_size": 0, "rescan_margin": 0, "rescan_work": 0},
@@ -55,31 +62,96 @@ def ranking_plan(plan: Plan, opener: str, without: tuple[str, ...] = ()) -> Plan
 
 
 def build_openers(game: Game, table, plan: Plan, openers: list[str], without: tuple[str, ...] = (), jobs: int = 2,
-                  folder: Path | None = None, progress=None) -> list[OpenerBuild]:
+                  folder: Path | None = None, progress=None, on_built=None) -> list[OpenerBuild]:
     """Return the builds of `openers` (labels of `game`) with `plan` (`ranking_plan`), least total first
-    (ties: the order given)."""
+    (ties: the order given); `on_built(builds so far, ranked)` after each, so that a run stopped
+    later keeps the openers it finished."""
+    for opener in openers:
+        game.index_of(opener)  # a ValueError naming a word the game does not allow, before any build
     results = []
     for opener in openers:
-        game.index_of(opener)  # a ValueError naming a word the game does not allow
         each = ranking_plan(plan, opener, without)
         built = build(game, table, each, jobs, None, folder)
         results.append(OpenerBuild(opener, built.total, built.lower, max_guesses(built.nodes), built.seconds,
                                    each.describe()))
         if progress:
             progress(f"{opener}: {built.total} ({built.seconds:.0f} s of search)")
+        if on_built:
+            on_built(ranked(results))
+    return ranked(results)
+
+
+def ranked(results: list[OpenerBuild]) -> list[OpenerBuild]:
+    """Return `results` least total first (ties: the order given)."""
     return sorted(results, key=lambda b: b.total)
 
 
+@dataclass(frozen=True)
+class StoppedBuild:
+    """What a stopped build of one opener has shown: its root classes finished (of all), the targets in
+    them (and the opener's own), their total guesses (the opener included), the least total the plan's
+    tree can still reach (the finished classes' totals plus each other class's proven lower bound), and
+    the search time of the finished classes (seconds of one core)."""
+
+    opener: str
+    classes_done: int
+    classes: int
+    targets_done: int
+    total_done: int
+    at_least: int
+    seconds: float
+
+
+def stopped_build(game: Game, table, plan: Plan, opener: str, without: tuple[str, ...] = (),
+                  folder: Path | None = None, bound_seconds: float = 2.0) -> StoppedBuild:
+    """Return what the checkpoints of `opener`'s build (`build_openers` with the same arguments) show,
+    each unfinished class's lower bound raised for `bound_seconds`; ValueError if there are none."""
+    each = ranking_plan(plan, opener, without)
+    checkpoint = checkpoint_dir(game, each, folder)
+    if not checkpoint.is_dir():
+        raise ValueError(f"no checkpoints of {opener}'s build in {checkpoint.parent}")
+    root = game.index_of(opener)
+    searcher = Searcher(game, table, each.options)
+    groups = searcher.split(root, np.arange(game.n_targets, dtype=np.int64))
+    done = finished_classes(checkpoint)
+    targets = game.n_targets - sum(group.size for _, group in groups)  # the opener itself, when it is a target
+    total, at_least = targets, game.n_targets
+    for code, group in groups:
+        if code in done:
+            targets += group.size
+            total += group.size + done[code].value
+            at_least += done[code].value
+        else:
+            guesses, ghash = searcher.allowed_after(((root, code),))
+            at_least += searcher.lower_bound(group, each.options.max_guesses - 1, INF, bound_seconds, guesses, ghash)
+    finished = [code for code, _ in groups if code in done]
+    return StoppedBuild(opener, len(finished), len(groups), targets, total, at_least,
+                        sum(done[code].seconds for code in finished))
+
+
+def write_stopped_csv(path: Path, results: list[StoppedBuild], command: str) -> Path:
+    """Write stopped builds as CSV (a comment line with the command first), atomically; return the path."""
+    return _write_rows(path, command, ["opener", "classes_done", "classes", "targets_done", "total_done", "at_least",
+                                       "search_seconds"],
+                       [[b.opener, b.classes_done, b.classes, b.targets_done, b.total_done, b.at_least,
+                         f"{b.seconds:.0f}"] for b in results])
+
+
 def write_csv(path: Path, results: list[OpenerBuild], n_targets: int, command: str) -> Path:
-    """Write the builds as CSV (a comment line with the command first); return the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        handle.write(f"# {command}\n")
-        writer = csv.writer(handle)
-        writer.writerow(["rank", "opener", "total", "mean", "lower_bound", "worst", "search_seconds", "strategy"])
-        for rank, b in enumerate(results, 1):
-            writer.writerow([rank, b.opener, b.total, f"{b.total / n_targets:.4f}", b.lower, b.worst,
-                             f"{b.seconds:.0f}", b.strategy])
+    """Write the builds as CSV (a comment line with the command first), atomically; return the path."""
+    return _write_rows(path, command, ["rank", "opener", "total", "mean", "lower_bound", "worst", "search_seconds",
+                                       "strategy"],
+                       [[rank, b.opener, b.total, f"{b.total / n_targets:.4f}", b.lower, b.worst, f"{b.seconds:.0f}",
+                         b.strategy] for rank, b in enumerate(results, 1)])
+
+
+def _write_rows(path: Path, command: str, header: list[str], rows: list[list]) -> Path:
+    text = io.StringIO(newline="")
+    text.write(f"# {command}\n")
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    write_text(path, text.getvalue(), parents=True)
     return path
 
 
@@ -93,17 +165,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--checkpoints", type=Path, default=None, help="folder of the builds' checkpoints")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--stopped", action="store_true",
+                        help="build nothing: report each opener's stopped build from its checkpoints")
     args = parser.parse_args(argv)
+    command = "python -m pipeline.builders.opener_builds " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
         game = get_game(args.game, args.variant)
         plan = EXACT_PLANS[(args.game, args.variant)]
         table = load_table(get_game(*table_of(args.game, args.variant)))
-        results = build_openers(game, table, plan, [w.upper() for w in args.openers], tuple(args.without), args.jobs,
-                                args.checkpoints, progress=lambda text: print(text, file=sys.stderr, flush=True))
+        openers, without = [w.upper() for w in args.openers], tuple(args.without)
+        if args.stopped:
+            stopped = [stopped_build(game, table, plan, opener, without, args.checkpoints) for opener in openers]
+            write_stopped_csv(args.out, stopped, command)
+            print(f"{len(stopped)} stopped builds reported; written to {args.out}", file=sys.stderr)
+            return
+        results = build_openers(game, table, plan, openers, without, args.jobs,
+                                args.checkpoints, progress=lambda text: print(text, file=sys.stderr, flush=True),
+                                on_built=lambda so_far: write_csv(args.out, so_far, game.n_targets, command))
     except (KeyError, ValueError) as error:
         sys.exit(f"error: {error}")
-    command = "python -m pipeline.builders.opener_builds " + " ".join(argv if argv is not None else sys.argv[1:])
-    write_csv(args.out, results, game.n_targets, command)
     print(f"{len(results)} openers built; written to {args.out}", file=sys.stderr)
 
 
