@@ -128,6 +128,11 @@ def test_the_code_version_counts_statements_not_comments_or_docstrings(tmp_path)
     # a game module that defines make_rule is hashed; a module that does not (boards.py) is not
     assert "solver/games/wordle.py" in codeversion.hashed_files() and \
         "solver/games/boards.py" not in codeversion.hashed_files()
+    # the opener comparisons write reports only: a change to them leaves the version (and the checkpoints
+    # of a long ranking build, tagged with it) alone; the builders they call are hashed
+    hashed = codeversion.hashed_files()
+    assert "pipeline/builders/exact_tree.py" in hashed
+    assert not {"pipeline/builders/opener_builds.py", "pipeline/builders/opener_screen.py"} & set(hashed)
 
 
 def test_sources_are_provenance_not_strategy():

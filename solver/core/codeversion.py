@@ -9,7 +9,9 @@ game (its fingerprint: the word lists and the rule's source) by the same code. "
 * `solver/core/`: `game.py`, `scoring.py`, `strategy.py`, `symmetry.py` and `search/*.py` but the
   runtime's live search (`live.py`, and its look-ahead `shortlist.py`) and the interruption of a
   search (`watch.py`);
-* `pipeline/`: `builders/*.py` and `plans.py`;
+* `pipeline/`: `builders/*.py` and `plans.py`, but the tools that compare openers and write only
+  their CSV reports (`opener_screen.py`, `opener_builds.py`: a long ranking build keeps its checkpoints,
+  which are tagged with this version, through a change to them);
 * the word lists of `solver/games/data/` (``*.txt`` but the licence notices).
 
 Each Python source counts by its syntax tree with every docstring (and any other statement that is
@@ -47,8 +49,9 @@ PYTHON_SOURCES = (
 )
 GAMES = "solver/games"
 ALWAYS_RULES = ("wordlists.py", "generic.py")  # of GAMES: hashed though they define no make_rule
-# the runtime's live search and a search's interruption: they make no artifact
-NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/shortlist.py", "solver/core/search/watch.py")
+# the runtime's live search, a search's interruption, the opener comparisons' reports: they make no artifact
+NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/shortlist.py", "solver/core/search/watch.py",
+              "pipeline/builders/opener_screen.py", "pipeline/builders/opener_builds.py")
 # what ranks a hint's guesses besides the hashed sources: the ranking, the values and their estimate,
 # the live search that rates the guesses off the tree's own and its look-ahead
 ADVICE_SOURCES = ("solver/analysis/scores.py", "solver/analysis/values.py", "solver/analysis/estimate.py",
