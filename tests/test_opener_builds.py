@@ -8,8 +8,8 @@ import pytest
 
 from pipeline.builders.exact_tree import Plan, build
 from pipeline.builders.exact_tree import checkpoint_dir
-from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, stopped_build, write_csv,
-                                          write_stopped_csv)
+from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, screen_openers, stopped_build,
+                                          write_csv, write_stopped_csv)
 from solver.core import scoring
 from solver.core.search.searcher import SearchOptions
 from tests import exhaustive
@@ -85,3 +85,18 @@ def test_the_csv_is_written_after_each_opener_and_a_stopped_build_is_bounded(tmp
     assert rows[0]["opener"] == openers[1] and int(rows[0]["at_least"]) == half.at_least
     with pytest.raises(ValueError, match="no checkpoints of"):
         stopped_build(game, table, plan, game.labels[int(game.target_index[19])], ("rescan",), tmp_path)
+
+
+def test_a_screen_gives_its_first_openers_not_refuted_and_a_bad_file_is_one_line(tmp_path, capsys):
+    screen = tmp_path / "screen.csv"
+    screen.write_text("# the command\nrank,opener,probe,open_classes\n1,TRAIN,open,2\n2,CLING,refuted,\n"
+                      "3,THUMP,open,4\n4,PLUMB,open,5\n")
+    assert screen_openers(screen, 2) == ["TRAIN", "THUMP"] and screen_openers(screen, 9) == ["TRAIN", "THUMP", "PLUMB"]
+    (tmp_path / "other.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="not an opener screen"):
+        screen_openers(tmp_path / "other.csv", 2)
+    for argv in (["--screen", str(tmp_path / "missing.csv"), "--first", "2"], ["--screen", str(screen)]):
+        with pytest.raises(SystemExit) as stop:
+            main(["wordle", "hard-all-words", *argv, "--out", str(tmp_path / "out.csv")])
+        assert str(stop.value).startswith("error: ") and "\n" not in str(stop.value)
+    assert not (tmp_path / "out.csv").exists()

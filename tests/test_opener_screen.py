@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.builders.opener_screen import FINISHES, OPEN, REFUTED, class_figures, screen, write_csv
+from pipeline.builders import split_class
+from pipeline.builders.opener_screen import (FINISHES, OPEN, REFUTED, class_figures, probe_classes, screen,
+                                             worst_after_two, write_csv)
 from solver.core import scoring
 from solver.core.search.searcher import INF, Searcher, SearchOptions
 from solver.games import wordle
@@ -25,6 +27,12 @@ def test_class_figures_count_each_openers_classes():
     table = np.array([[0, 0, 1, 2], [3, 3, 3, 3]], np.uint8)
     largest, classes, squares = class_figures(table, 4, win=2)
     assert largest.tolist() == [2, 4] and classes.tolist() == [3, 1] and squares.tolist() == [6, 16]
+    many = np.random.default_rng(1).integers(0, 5, size=(2500, 7)).astype(np.uint8)  # more than one block
+    largest, classes, squares = class_figures(many, 5, win=4)
+    for row in (0, 1023, 1024, 2499):
+        sizes = np.bincount(many[row], minlength=5)
+        assert classes[row] == np.count_nonzero(sizes) and squares[row] == sizes @ sizes
+        assert largest[row] == sizes[:4].max()
 
 
 def test_the_screen_refutes_exactly_the_openers_no_tree_finishes_and_bounds_the_rest(tmp_path):
@@ -32,7 +40,8 @@ def test_the_screen_refutes_exactly_the_openers_no_tree_finishes_and_bounds_the_
     # cannot finish it; with ample work every verdict is the feasibility search's through every guess
     game = ares_hard()
     table = scoring.feedback_table(game)
-    screened = screen(game, table, OPTIONS, work=10**10, lead=5, seconds=0.01, also=("CHOMP",))
+    screened = screen(game, table, OPTIONS, work=10**10, lead=5, seconds=0.01, also=("CHOMP",), class_lead=10,
+                      class_work=10**10)
     assert len(screened) == game.n_guesses
     exact = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=14, first=True))
     positions = np.arange(game.n_targets, dtype=np.int64)
@@ -50,6 +59,45 @@ def test_the_screen_refutes_exactly_the_openers_no_tree_finishes_and_bounds_the_
     path = write_csv(tmp_path / "screen.csv", screened, "the command")
     lines = path.read_text().splitlines()
     assert lines[0] == "# the command" and lines[1].startswith("rank,opener,probe") and len(lines) == 2 + len(screened)
+    left = [s for s in screened if s.probe != REFUTED]  # fewer than 10: every one's classes probed
+    assert len(left) < 10 and all(s.worst_two >= 0 and s.open_classes >= 0 for s in left)
+
+
+def test_the_class_probes_refute_an_opener_exactly_when_a_hinted_class_cannot_be_finished():
+    # each hinted root class on its own, against the feasibility search through every guess
+    game = ares_hard()
+    table = scoring.feedback_table(game)
+    probes = Searcher(game, table, split_class.probe_options(OPTIONS))
+    exact = Searcher(game, table, SearchOptions(max_guesses=8, memo_bits=14, first=True))
+    verdicts = set()
+    for row in range(game.n_guesses):
+        verdict, still_open, refuted_by = probe_classes(probes, row, 10**10)
+        stuck = []
+        for code, group in exact.split(row, np.arange(game.n_targets, dtype=np.int64)):
+            guesses, ghash = exact.allowed_after(((row, code),))
+            if guesses.size < game.n_guesses and exact.value(group, 7, guesses, ghash)[0] >= INF:
+                stuck.append(str(game.decode(code)))
+        assert (verdict == REFUTED) == bool(stuck) and still_open == 0, game.labels[row]
+        assert refuted_by in stuck if stuck else refuted_by == ""
+        verdicts.add(verdict)
+    assert verdicts == {OPEN, REFUTED}
+    assert probe_classes(probes, game.index_of("CHOMP"), 1)[1] >= 0
+
+
+def test_the_worst_class_after_two_guesses_is_the_least_largest_class_of_the_worst_hinted_class():
+    game = ares_hard()
+    table = scoring.feedback_table(game)
+    searcher = Searcher(game, table, OPTIONS)
+    for row in range(0, game.n_guesses, 5):
+        naive = 0
+        for code, group in searcher.split(row, np.arange(game.n_targets, dtype=np.int64)):
+            guesses, _ = searcher.allowed_after(((row, code),))
+            if guesses.size == game.n_guesses:
+                continue  # all grey: hard mode restricts nothing
+            best = min(max((sum(1 for t in group if table[g, t] == code2) for code2 in range(game.n_codes)
+                            if code2 != game.win_code), default=0) for g in guesses)
+            naive = max(naive, best)
+        assert worst_after_two(searcher, table, row) == naive, game.labels[row]
 
 
 def test_a_probe_out_of_work_leaves_the_opener_open():

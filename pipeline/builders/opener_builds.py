@@ -10,7 +10,8 @@ stopped resumes, and the artifacts are not touched; the CSV is written again aft
 `--stopped` reports the builds a run left unfinished (`stopped_build`: the classes finished, and the
 least total the plan's tree can still reach, their totals plus the other classes' lower bounds).
 
-`python -m pipeline.builders.opener_builds wordle hard-all-words THUMP TRAIN --without rescan --out FILE.csv`
+`python -m pipeline.builders.opener_builds wordle hard-all-words THUMP TRAIN --without rescan --out FILE.csv`;
+`--screen FILE --first N` adds the first N openers a screen (`opener_screen`'s CSV) does not refute, in its order.
 """
 from __future__ import annotations
 
@@ -79,6 +80,16 @@ def build_openers(game: Game, table, plan: Plan, openers: list[str], without: tu
         if on_built:
             on_built(ranked(results))
     return ranked(results)
+
+
+def screen_openers(path: Path, count: int) -> list[str]:
+    """Return the first `count` openers of an opener screen's CSV (`opener_screen.write_csv`) that it does
+    not refute, in its order; ValueError naming a file that is not such a screen."""
+    lines = [line for line in Path(path).read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    rows = list(csv.DictReader(lines))
+    if not rows or not {"opener", "probe"} <= set(rows[0]):
+        raise ValueError(f"{path} is not an opener screen (no opener and probe columns)")
+    return [row["opener"] for row in rows if row["probe"] != "refuted"][:count]
 
 
 def ranked(results: list[OpenerBuild]) -> list[OpenerBuild]:
@@ -160,7 +171,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_builds", description=__doc__.split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("variant")
-    parser.add_argument("openers", nargs="+")
+    parser.add_argument("openers", nargs="*")
+    parser.add_argument("--screen", type=Path, default=None, help="an opener screen's CSV (opener_screen)")
+    parser.add_argument("--first", type=int, default=0, help="build the screen's first openers not refuted")
     parser.add_argument("--without", nargs="*", default=[], help=f"plan steps left out: {', '.join(OPTIONAL_STEPS)}")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--checkpoints", type=Path, default=None, help="folder of the builds' checkpoints")
@@ -172,8 +185,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         game = get_game(args.game, args.variant)
         plan = EXACT_PLANS[(args.game, args.variant)]
-        table = load_table(get_game(*table_of(args.game, args.variant)))
         openers, without = [w.upper() for w in args.openers], tuple(args.without)
+        if args.screen is not None:
+            openers += [w for w in screen_openers(args.screen, args.first) if w not in openers]
+        if not openers:
+            raise ValueError("no opener named (name some, or --screen FILE --first N)")
+        table = load_table(get_game(*table_of(args.game, args.variant)))
         if args.stopped:
             stopped = [stopped_build(game, table, plan, opener, without, args.checkpoints) for opener in openers]
             write_stopped_csv(args.out, stopped, command)
@@ -182,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         results = build_openers(game, table, plan, openers, without, args.jobs,
                                 args.checkpoints, progress=lambda text: print(text, file=sys.stderr, flush=True),
                                 on_built=lambda so_far: write_csv(args.out, so_far, game.n_targets, command))
-    except (KeyError, ValueError) as error:
+    except (KeyError, ValueError, OSError) as error:
         sys.exit(f"error: {error}")
     print(f"{len(results)} openers built; written to {args.out}", file=sys.stderr)
 

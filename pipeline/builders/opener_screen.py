@@ -9,10 +9,19 @@ For a variant whose exact totals are beyond reach (hard mode with every word an 
    every level widened: `split_class.probe_options`) within `work` (guess, target) pairs: *refuted*
    (no tree opening with it finishes every target within the guesses: a proof), *open* (the probe ran
    out of work) or *finishes* (it found a tree; its total, an upper bound, is kept);
-3. for the first `lead` openers not refuted by squares (and any named with `also`): the search's
+3. of each opener not refuted, its worst class after two guesses: over its root classes whose second
+   guess the rules restrict (hard mode: those with a hint, where trap families such as -ATCH must be
+   played out), the largest class the best second guess leaves (`worst_after_two`);
+4. for the first `class_lead` openers not refuted by that figure (and any named with `also`): a
+   feasibility probe of each such root class on its own, smallest first, within `class_work` pairs
+   each (`probe_classes`): a class that no tree finishes within the guesses left refutes the opener (a
+   proof); the classes the probes leave open are counted;
+5. for the first `lead` openers not refuted by squares (and any named with `also`): the search's
    proven lower bound of the opener's total, each class's raised for `seconds`.
 
-The openers come out not refuted first, then by the lower bound where measured, then by squares.
+The openers come out not refuted first; then those whose classes were probed, the fewest classes left
+open first (the openers with the fewest hard classes: the ones worth a build first); then by the worst
+class after two guesses; then by the lower bound where measured, then by squares.
 `python -m pipeline.builders.opener_screen wordle hard-all-words --out FILE.csv` writes them as CSV.
 """
 from __future__ import annotations
@@ -47,24 +56,72 @@ class Screened:
     probe: str = OPEN  # REFUTED, OPEN or FINISHES
     upper: int = -1  # the probe's tree total where it finishes (an upper bound); -1: none
     lower: int = -1  # the proven lower bound of the opener's total; -1: not measured
-    seconds: float = 0.0  # the probe's and the bound's search time
+    seconds: float = 0.0  # the probes' and the bound's search time
+    worst_two: int = -1  # the worst class after two guesses (`worst_after_two`); -1: not measured
+    open_classes: int = -1  # restricted root classes the class probes left open; -1: not probed
+    refuted_by: str = ""  # the feedback of the root class whose probe refuted the opener
 
     def key(self) -> tuple:
-        """Return the screen's sort key: not refuted first, then the lower bound (measured first), squares."""
-        return self.probe == REFUTED, self.lower < 0, self.lower, self.squares, self.label
+        """Return the screen's sort key: not refuted first, then the classes left open by the class probes
+        (probed first), the worst class after two guesses (measured first), the lower bound (measured
+        first), squares."""
+        return (self.probe == REFUTED, self.open_classes < 0, self.open_classes, self.worst_two < 0, self.worst_two,
+                self.lower < 0, self.lower, self.squares, self.label)
 
 
-def class_figures(table: np.ndarray, n_codes: int, win: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def class_figures(codes: np.ndarray, n_codes: int, win: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (largest non-winning class, number of classes, sum of squared class sizes) of every
-    guess row of `table` (codes[guesses, targets]) over all its targets."""
-    largest = np.empty(table.shape[0], np.int64)
-    classes, squares = np.empty_like(largest), np.empty_like(largest)
-    for row in range(table.shape[0]):
-        sizes = np.bincount(table[row], minlength=n_codes).astype(np.int64)
-        classes[row], squares[row] = np.count_nonzero(sizes), int(sizes @ sizes)
-        sizes[win] = 0
-        largest[row] = sizes.max()
-    return largest, classes, squares
+    guess row of `codes` (codes[guesses, targets]) over all its targets."""
+    largest, classes, squares = [], [], []
+    for start in range(0, codes.shape[0], 1024):  # blocks: a few hundred MB at most
+        block = codes[start:start + 1024].astype(np.int64)
+        block += (np.arange(block.shape[0], dtype=np.int64) * n_codes)[:, None]
+        sizes = np.bincount(block.ravel(), minlength=block.shape[0] * n_codes).reshape(block.shape[0], n_codes)
+        classes.append(np.count_nonzero(sizes, axis=1))
+        squares.append((sizes * sizes).sum(axis=1))
+        sizes[:, win] = 0
+        largest.append(sizes.max(axis=1))
+    return np.concatenate(largest), np.concatenate(classes), np.concatenate(squares)
+
+
+def restricted_classes(searcher: Searcher, row: int) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
+    """Return (feedback code, target positions, allowed guess rows, their hash) of each root class of
+    opener `row` whose second guesses the rules restrict (hard mode: a class with a hint), smallest first."""
+    out = []
+    for code, group in searcher.split(row, np.arange(searcher.game.n_targets, dtype=np.int64)):
+        guesses, ghash = searcher.allowed_after(((row, code),))
+        if guesses.size < searcher.game.n_guesses:
+            out.append((code, group, guesses, ghash))
+    return sorted(out, key=lambda c: (c[1].size, c[0]))
+
+
+def worst_after_two(searcher: Searcher, table: np.ndarray, row: int) -> int:
+    """Return opener `row`'s worst class after two guesses: over its restricted root classes
+    (`restricted_classes`), the most targets that the best second guess (least largest class) leaves
+    together (0: none is restricted)."""
+    worst = 0
+    for _, group, guesses, _ in reversed(restricted_classes(searcher, row)):
+        if group.size > max(worst, 1):  # a class no larger than the worst so far cannot raise it
+            largest, _, _ = class_figures(table[np.ix_(guesses, group)], searcher.game.n_codes,
+                                          searcher.game.win_code)
+            worst = max(worst, int(largest.min()))
+    return worst
+
+
+def probe_classes(searcher: Searcher, row: int, work: int) -> tuple[str, int, str]:
+    """Return (verdict, classes left open, the refuting class's feedback or "") of the feasibility probes
+    (`searcher`: `split_class.probe_options`) of opener `row`'s restricted root classes, each on its own
+    within `work` pairs, smallest first: REFUTED at the first class no tree finishes within the guesses
+    left (a proof for the opener), OPEN otherwise (the unrestricted classes are not probed)."""
+    left = searcher.options.max_guesses - 1
+    still_open = 0
+    for code, group, guesses, ghash in restricted_classes(searcher, row):
+        found = searcher.bounded_value(group, left, work, guesses, ghash)
+        if found is None:
+            still_open += 1
+        elif found[0] >= INF:
+            return REFUTED, still_open, str(searcher.game.decode(code))
+    return OPEN, still_open, ""
 
 
 def probe_opener(searcher: Searcher, row: int, work: int) -> tuple[str, int]:
@@ -89,9 +146,11 @@ def opener_lower_bound(prover: Searcher, row: int, seconds: float) -> int:
 
 
 def screen(game: Game, table: np.ndarray, options: SearchOptions, work: int, lead: int = 0, seconds: float = 0.02,
-           also: tuple[str, ...] = (), progress=None) -> list[Screened]:
-    """Return every allowed opener screened (figures, probe within `work` pairs, the lower bound of the
-    first `lead` not refuted by squares and of `also`), in the screen's order (`Screened.key`)."""
+           also: tuple[str, ...] = (), progress=None, class_lead: int = 0, class_work: int = 0) -> list[Screened]:
+    """Return every allowed opener screened (figures, probe within `work` pairs, the worst class after two
+    guesses of those not refuted, the class probes within `class_work` pairs of the first `class_lead` not
+    refuted by that figure and of `also`, the lower bound of the first `lead` not refuted by squares and of
+    `also`), in the screen's order (`Screened.key`)."""
     largest, classes, squares = class_figures(table, game.n_codes, game.win_code)
     rows = np.lexsort((np.arange(game.n_guesses), squares))
     out = {int(row): Screened(game.labels[row], int(largest[row]), int(classes[row]), int(squares[row]))
@@ -103,10 +162,21 @@ def screen(game: Game, table: np.ndarray, options: SearchOptions, work: int, lea
         out[row].seconds += time.perf_counter() - began
         if progress and (i + 1) % 500 == 0:
             progress(f"probed {i + 1} of {len(out)}")
+    for i, row in enumerate(r for r in out if out[r].probe != REFUTED):
+        out[row].worst_two = worst_after_two(feasibility, table, row)
+        if progress and (i + 1) % 500 == 0:
+            progress(f"worst classes after two guesses: {i + 1}")
+    also_rows = [game.index_of(word) for word in also]
+    by_worst = sorted((r for r in out if out[r].probe != REFUTED), key=lambda r: (out[r].worst_two, out[r].squares))
+    for row in dict.fromkeys(by_worst[:class_lead] + also_rows) if class_work else ():
+        began = time.perf_counter()
+        verdict, out[row].open_classes, out[row].refuted_by = probe_classes(feasibility, row, class_work)
+        out[row].probe = REFUTED if verdict == REFUTED else out[row].probe
+        out[row].seconds += time.perf_counter() - began
     del feasibility
     prover = Searcher(game, table, SearchOptions(max_guesses=options.max_guesses, memo_bits=20))
     chosen = [row for row in out if out[row].probe != REFUTED][:lead]
-    chosen += [game.index_of(word) for word in also if game.index_of(word) not in chosen]
+    chosen += [row for row in also_rows if row not in chosen]
     for row in chosen:
         began = time.perf_counter()
         out[row].lower = opener_lower_bound(prover, row, seconds)
@@ -120,12 +190,17 @@ def write_csv(path: Path, screened: list[Screened], command: str) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as handle:
         handle.write(f"# {command}\n")
         writer = csv.writer(handle)
-        writer.writerow(["rank", "opener", "probe", "lower_bound", "probe_total", "largest", "classes", "squares",
-                         "seconds"])
+        writer.writerow(["rank", "opener", "probe", "open_classes", "refuted_by", "worst_after_two", "lower_bound",
+                         "probe_total", "largest", "classes", "squares", "seconds"])
         for rank, s in enumerate(screened, 1):
-            writer.writerow([rank, s.label, s.probe, s.lower if s.lower >= 0 else "", s.upper if s.upper >= 0 else "",
-                             s.largest, s.classes, s.squares, f"{s.seconds:.2f}"])
+            writer.writerow([rank, s.label, s.probe, _or_blank(s.open_classes), s.refuted_by, _or_blank(s.worst_two),
+                             _or_blank(s.lower), _or_blank(s.upper), s.largest, s.classes, s.squares,
+                             f"{s.seconds:.2f}"])
     return path
+
+
+def _or_blank(value: int) -> int | str:
+    return value if value >= 0 else ""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -136,7 +211,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--work", type=float, default=2e7, help="pairs scored by each opener's probe")
     parser.add_argument("--lead", type=int, default=20, help="openers not refuted whose lower bound is measured")
     parser.add_argument("--seconds", type=float, default=0.02, help="time raising each class's lower bound")
-    parser.add_argument("--also", nargs="*", default=[], help="openers whose lower bound is measured too")
+    parser.add_argument("--class-lead", type=int, default=0,
+                        help="openers not refuted, least worst class after two guesses first, whose classes are probed")
+    parser.add_argument("--class-work", type=float, default=2e8, help="pairs scored by each class's probe")
+    parser.add_argument("--also", nargs="*", default=[], help="openers whose classes are probed and lower bound measured too")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     game = get_game(args.game, args.variant)
@@ -144,7 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     options = EXACT_PLANS[(args.game, args.variant)].options
     began = time.perf_counter()
     screened = screen(game, table, options, int(args.work), args.lead, args.seconds, tuple(args.also),
-                      progress=lambda text: print(text, file=sys.stderr, flush=True))
+                      progress=lambda text: print(text, file=sys.stderr, flush=True), class_lead=args.class_lead,
+                      class_work=int(args.class_work))
     command = "python -m pipeline.builders.opener_screen " + " ".join(argv if argv is not None else sys.argv[1:])
     write_csv(args.out, screened, f"{command} ({time.perf_counter() - began:.0f} s)")
     left = sum(s.probe != REFUTED for s in screened)
