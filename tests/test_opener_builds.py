@@ -10,7 +10,8 @@ from pipeline.builders.exact_tree import Plan, build
 from pipeline.builders.exact_tree import checkpoint_dir
 from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, screen_openers, stopped_build,
                                           write_csv, write_stopped_csv)
-from solver.core import scoring
+from pipeline.plans import EXACT_PLANS
+from solver.core import artifacts, scoring
 from solver.core.search.searcher import SearchOptions
 from tests import exhaustive
 
@@ -100,3 +101,25 @@ def test_a_screen_gives_its_first_openers_not_refuted_and_a_bad_file_is_one_line
             main(["wordle", "hard-all-words", *argv, "--out", str(tmp_path / "out.csv")])
         assert str(stop.value).startswith("error: ") and "\n" not in str(stop.value)
     assert not (tmp_path / "out.csv").exists()
+
+
+def _committed_rows(name: str) -> list[dict]:
+    lines = (artifacts.checkout_dir() / name).read_text(encoding="utf-8").splitlines()
+    return list(csv.DictReader(line for line in lines if not line.startswith("#")))
+
+
+def test_the_hard_every_word_opener_is_the_least_total_of_the_openers_built_and_none_is_refuted():
+    # the committed ranking (docs, "Which opener") and the plan agree: the plan opens with the least total of
+    # the openers built with its ranking plan, each one left open by the screen, which the tree then improves
+    builds = _committed_rows("opener-builds-wordle-hard-all-words.csv")
+    screened = {row["opener"]: row for row in _committed_rows("screen-wordle-hard-all-words.csv")}
+    assert len(builds) >= 2 and [int(b["total"]) for b in builds] == sorted(int(b["total"]) for b in builds)
+    plan = EXACT_PLANS[("wordle", "hard-all-words")]
+    assert builds[0]["opener"] == plan.opener
+    assert all(screened[b["opener"]]["probe"] != "refuted" for b in builds)
+    assert all(b["strategy"] == ranking_plan(plan, b["opener"], ("rescan", "polish", "refine")).describe()
+               for b in builds)
+    stopped = _committed_rows("opener-builds-stopped-wordle-hard-all-words.csv")
+    assert all(screened[s["opener"]]["probe"] != "refuted" for s in stopped)
+    meta = artifacts.read_metadata(artifacts.checkout_dir() / "tree-wordle-hard-all-words.parquet")
+    assert int(meta["total_guesses"]) <= int(builds[0]["total"])
