@@ -96,7 +96,7 @@ def test_a_screen_gives_its_first_openers_not_refuted_and_a_bad_file_is_one_line
     (tmp_path / "other.csv").write_text("a,b\n1,2\n")
     with pytest.raises(ValueError, match="not an opener screen"):
         screen_openers(tmp_path / "other.csv", 2)
-    for argv in (["--screen", str(tmp_path / "missing.csv"), "--first", "2"], ["--screen", str(screen)]):
+    for argv in (["--screen", str(tmp_path / "missing.csv"), "--first", "2"], ["--screen", str(screen)], []):
         with pytest.raises(SystemExit) as stop:
             main(["wordle", "hard-all-words", *argv, "--out", str(tmp_path / "out.csv")])
         assert str(stop.value).startswith("error: ") and "\n" not in str(stop.value)

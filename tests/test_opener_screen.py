@@ -3,9 +3,10 @@ through every guess, its bounds against trees, its order and its file."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pipeline.builders import split_class
-from pipeline.builders.opener_screen import (FINISHES, OPEN, REFUTED, class_figures, probe_classes, screen,
+from pipeline.builders.opener_screen import (FINISHES, OPEN, REFUTED, class_figures, main, probe_classes, screen,
                                              worst_after_two, write_csv)
 from solver.core import scoring
 from solver.core.search.searcher import INF, Searcher, SearchOptions
@@ -105,3 +106,9 @@ def test_a_probe_out_of_work_leaves_the_opener_open():
     table = scoring.feedback_table(game)
     screened = screen(game, table, OPTIONS, work=1)
     assert {s.probe for s in screened} <= {OPEN, REFUTED, FINISHES} and any(s.probe == OPEN for s in screened)
+
+
+def test_a_negative_figure_is_a_one_line_error(tmp_path):
+    with pytest.raises(SystemExit) as stop:
+        main(["wordle", "hard-all-words", "--class-lead", "-3", "--out", str(tmp_path / "screen.csv")])
+    assert str(stop.value) == "error: --class-lead must not be negative" and not (tmp_path / "screen.csv").exists()

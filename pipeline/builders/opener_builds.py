@@ -187,6 +187,8 @@ def main(argv: list[str] | None = None) -> None:
         plan = EXACT_PLANS[(args.game, args.variant)]
         openers, without = [w.upper() for w in args.openers], tuple(args.without)
         if args.screen is not None:
+            if args.first < 1:
+                raise ValueError(f"--first must be at least 1 with --screen (got {args.first})")
             openers += [w for w in screen_openers(args.screen, args.first) if w not in openers]
         if not openers:
             raise ValueError("no opener named (name some, or --screen FILE --first N)")

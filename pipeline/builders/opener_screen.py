@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--also", nargs="*", default=[], help="openers whose classes are probed and lower bound measured too")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    negative = [name for name in ("work", "lead", "seconds", "class_lead", "class_work") if getattr(args, name) < 0]
+    if negative:
+        sys.exit(f"error: --{negative[0].replace('_', '-')} must not be negative")
     game = get_game(args.game, args.variant)
     table = load_table(get_game(*table_of(args.game, args.variant)))
     options = EXACT_PLANS[(args.game, args.variant)].options
