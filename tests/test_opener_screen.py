@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from pipeline.builders import split_class
-from pipeline.builders.opener_screen import (FINISHES, OPEN, REFUTED, class_figures, main, probe_classes, screen,
-                                             worst_after_two, write_csv)
+from pipeline.builders.opener_screen import (FINISHES, OPEN, REFUTED, class_figures, deepen, main, probe_classes,
+                                             read_csv, screen, worst_after_two, write_csv)
 from solver.core import scoring
 from solver.core.search.searcher import INF, Searcher, SearchOptions
 from solver.games import wordle
@@ -112,3 +112,43 @@ def test_a_negative_figure_is_a_one_line_error(tmp_path):
     with pytest.raises(SystemExit) as stop:
         main(["wordle", "hard-all-words", "--class-lead", "-3", "--out", str(tmp_path / "screen.csv")])
     assert str(stop.value) == "error: --class-lead must not be negative" and not (tmp_path / "screen.csv").exists()
+
+
+def test_deepening_probes_the_leading_classes_again_until_enough_stay_open(tmp_path):
+    # class probes within 1 pair leave every hinted class open; deepened within ample work, the leading
+    # openers get the class probes' exact verdicts, and the file reads back as it was written
+    game = ares_hard()
+    table = scoring.feedback_table(game)
+    shallow = screen(game, table, OPTIONS, work=1, class_lead=game.n_guesses, class_work=1)
+    path = write_csv(tmp_path / "screen.csv", shallow, "the screen")
+    again, commands = read_csv(path)
+    assert commands == ["the screen"] and [s.key() for s in again] == [s.key() for s in shallow]
+    assert [(s.probe, s.upper, s.refuted_by, round(s.seconds, 2)) for s in again] == [
+        (s.probe, s.upper, s.refuted_by, round(s.seconds, 2)) for s in shallow]
+    assert any(s.open_classes > 0 for s in shallow)
+    said = []
+    deep = deepen(game, table, OPTIONS, again, lead=10, work=10**10, progress=said.append)
+    probed = [text.split(":")[0] for text in said]
+    leading, kept = [], 0
+    exact = Searcher(game, table, split_class.probe_options(OPTIONS))
+    for s in shallow:  # in the screen's order, not refuted, until 10 stay open
+        if s.probe != REFUTED and kept < 10:
+            leading.append(s.label)
+            kept += probe_classes(exact, game.index_of(s.label), 10**10)[0] != REFUTED
+    assert probed == leading
+    after = {s.label: s for s in deep}
+    for label in probed:
+        verdict, still_open, refuted_by = probe_classes(exact, game.index_of(label), 10**10)
+        assert (after[label].probe == REFUTED) == (verdict == REFUTED) and after[label].open_classes == still_open == 0
+        assert after[label].refuted_by == refuted_by
+    assert any(after[label].probe == REFUTED for label in probed)
+    keys = [s.key() for s in deep]
+    assert keys == sorted(keys)
+
+
+def test_a_file_that_is_not_a_screen_is_a_one_line_error(tmp_path):
+    other = tmp_path / "other.csv"
+    other.write_text("rank,opener,total\n1,THUMP,59145\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["wordle", "hard-all-words", "--deepen", str(other), "--out", str(tmp_path / "screen.csv")])
+    assert str(stop.value).startswith(f"error: {other} is not an opener screen") and not (tmp_path / "screen.csv").exists()

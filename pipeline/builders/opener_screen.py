@@ -17,17 +17,22 @@ For a variant whose exact totals are beyond reach (hard mode with every word an 
    each (`probe_classes`): a class that no tree finishes within the guesses left refutes the opener (a
    proof); the classes the probes leave open are counted;
 5. for the first `lead` openers not refuted by squares (and any named with `also`): the search's
-   proven lower bound of the opener's total, each class's raised for `seconds`.
+   proven lower bound of the opener's total, each class's raised for `seconds`;
+6. (`deepen`, on a screen already written) the class probes of the leading openers again, within more
+   work, in the screen's order until `deep_lead` of them stay open: a class that runs out of 2e8 pairs
+   can still be refuted within 1e10 (FLUNG's RRRYY, 199 targets: 32 s).
 
 The openers come out not refuted first; then those whose classes were probed, the fewest classes left
 open first (the openers with the fewest hard classes: the ones worth a build first); then by the worst
 class after two guesses; then by the lower bound where measured, then by squares.
-`python -m pipeline.builders.opener_screen wordle hard-all-words --out FILE.csv` writes them as CSV.
+`python -m pipeline.builders.opener_screen wordle hard-all-words --out FILE.csv` writes them as CSV;
+`--deepen FILE.csv --deep-lead N --deep-work W` reads such a screen and writes it again after step 6.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import sys
 import time
 from dataclasses import dataclass
@@ -38,6 +43,7 @@ import numpy as np
 from pipeline.builders import split_class
 from pipeline.builders.feedback_tables import load_table
 from pipeline.plans import EXACT_PLANS, table_of
+from solver.core.atomic import write_text
 from solver.core.game import Game
 from solver.core.registry import get_game
 from solver.core.search.searcher import INF, Searcher, SearchOptions
@@ -184,19 +190,65 @@ def screen(game: Game, table: np.ndarray, options: SearchOptions, work: int, lea
     return sorted(out.values(), key=Screened.key)
 
 
-def write_csv(path: Path, screened: list[Screened], command: str) -> Path:
-    """Write the screen as CSV (a comment line with the command first); return the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        handle.write(f"# {command}\n")
-        writer = csv.writer(handle)
-        writer.writerow(["rank", "opener", "probe", "open_classes", "refuted_by", "worst_after_two", "lower_bound",
-                         "probe_total", "largest", "classes", "squares", "seconds"])
-        for rank, s in enumerate(screened, 1):
-            writer.writerow([rank, s.label, s.probe, _or_blank(s.open_classes), s.refuted_by, _or_blank(s.worst_two),
-                             _or_blank(s.lower), _or_blank(s.upper), s.largest, s.classes, s.squares,
-                             f"{s.seconds:.2f}"])
+COLUMNS = ["rank", "opener", "probe", "open_classes", "refuted_by", "worst_after_two", "lower_bound", "probe_total",
+           "largest", "classes", "squares", "seconds"]
+
+
+def write_csv(path: Path, screened: list[Screened], command: str | list[str]) -> Path:
+    """Write the screen as CSV (a comment line per command that made it first), atomically; return the path."""
+    text = io.StringIO(newline="")
+    for line in [command] if isinstance(command, str) else command:
+        text.write(f"# {line}\n")
+    writer = csv.writer(text)
+    writer.writerow(COLUMNS)
+    for rank, s in enumerate(screened, 1):
+        writer.writerow([rank, s.label, s.probe, _or_blank(s.open_classes), s.refuted_by, _or_blank(s.worst_two),
+                         _or_blank(s.lower), _or_blank(s.upper), s.largest, s.classes, s.squares, f"{s.seconds:.2f}"])
+    write_text(path, text.getvalue(), parents=True)
     return path
+
+
+def read_csv(path: Path) -> tuple[list[Screened], list[str]]:
+    """Return (the openers of a screen's CSV in its order, the commands that made it); ValueError naming a
+    file that is not such a screen."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    commands = [line[2:] for line in lines if line.startswith("# ")]
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    if not rows or list(rows[0]) != COLUMNS:
+        raise ValueError(f"{path} is not an opener screen (its columns are not {','.join(COLUMNS)})")
+
+    def number(text: str) -> int:
+        return int(text) if text else -1
+
+    try:
+        screened = [Screened(row["opener"], int(row["largest"]), int(row["classes"]), int(row["squares"]), row["probe"],
+                             number(row["probe_total"]), number(row["lower_bound"]), float(row["seconds"]),
+                             number(row["worst_after_two"]), number(row["open_classes"]), row["refuted_by"])
+                    for row in rows]
+    except ValueError as error:
+        raise ValueError(f"{path}: a row is not a screen's ({error})") from None
+    return screened, commands
+
+
+def deepen(game: Game, table: np.ndarray, options: SearchOptions, screened: list[Screened], lead: int, work: int,
+           progress=None) -> list[Screened]:
+    """Return `screened` in the screen's order after the class probes (`probe_classes`) of its openers not
+    refuted, in its order, run again within `work` pairs each until `lead` of them stay open."""
+    feasibility = Searcher(game, table, split_class.probe_options(options))
+    kept = 0
+    for s in sorted(screened, key=Screened.key):
+        if kept >= lead or s.probe == REFUTED:
+            continue
+        began = time.perf_counter()
+        verdict, s.open_classes, s.refuted_by = probe_classes(feasibility, game.index_of(s.label), work)
+        s.seconds += time.perf_counter() - began
+        if verdict == REFUTED:
+            s.probe = REFUTED
+        else:
+            kept += 1
+        if progress:
+            progress(f"{s.label}: {verdict} ({s.open_classes} classes left open{', by ' + s.refuted_by if s.refuted_by else ''})")
+    return sorted(screened, key=Screened.key)
 
 
 def _or_blank(value: int) -> int | str:
@@ -215,20 +267,34 @@ def main(argv: list[str] | None = None) -> None:
                         help="openers not refuted, least worst class after two guesses first, whose classes are probed")
     parser.add_argument("--class-work", type=float, default=2e8, help="pairs scored by each class's probe")
     parser.add_argument("--also", nargs="*", default=[], help="openers whose classes are probed and lower bound measured too")
+    parser.add_argument("--deepen", type=Path, default=None,
+                        help="a screen's CSV whose leading openers' classes are probed again (screens nothing else)")
+    parser.add_argument("--deep-lead", type=int, default=10, help="with --deepen: openers that stay open, probed again")
+    parser.add_argument("--deep-work", type=float, default=1e10, help="with --deepen: pairs scored by each class's probe")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    negative = [name for name in ("work", "lead", "seconds", "class_lead", "class_work") if getattr(args, name) < 0]
+    negative = [name for name in ("work", "lead", "seconds", "class_lead", "class_work", "deep_lead", "deep_work")
+                if getattr(args, name) < 0]
     if negative:
         sys.exit(f"error: --{negative[0].replace('_', '-')} must not be negative")
-    game = get_game(args.game, args.variant)
-    table = load_table(get_game(*table_of(args.game, args.variant)))
-    options = EXACT_PLANS[(args.game, args.variant)].options
-    began = time.perf_counter()
-    screened = screen(game, table, options, int(args.work), args.lead, args.seconds, tuple(args.also),
-                      progress=lambda text: print(text, file=sys.stderr, flush=True), class_lead=args.class_lead,
-                      class_work=int(args.class_work))
     command = "python -m pipeline.builders.opener_screen " + " ".join(argv if argv is not None else sys.argv[1:])
-    write_csv(args.out, screened, f"{command} ({time.perf_counter() - began:.0f} s)")
+    progress = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        game = get_game(args.game, args.variant)
+        options = EXACT_PLANS[(args.game, args.variant)].options
+        earlier = read_csv(args.deepen) if args.deepen is not None else None
+        table = load_table(get_game(*table_of(args.game, args.variant)))
+    except (KeyError, ValueError, OSError) as error:
+        sys.exit(f"error: {error}")
+    began = time.perf_counter()
+    if earlier is not None:
+        screened, commands = earlier
+        screened = deepen(game, table, options, screened, args.deep_lead, int(args.deep_work), progress)
+    else:
+        commands = []
+        screened = screen(game, table, options, int(args.work), args.lead, args.seconds, tuple(args.also),
+                          progress=progress, class_lead=args.class_lead, class_work=int(args.class_work))
+    write_csv(args.out, screened, commands + [f"{command} ({time.perf_counter() - began:.0f} s)"])
     left = sum(s.probe != REFUTED for s in screened)
     print(f"{left} of {len(screened)} openers not refuted; written to {args.out}", file=sys.stderr)
 
