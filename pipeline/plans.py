@@ -57,7 +57,7 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
                                          sources={"opener": SELBY_LANTS}),
     # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the published reference being
     # Selby's THUMP tree (58715); from THUMP, the opener of that tree (the one constant taken from it: the
-    # opener screen, `pipeline.builders.opener_screen`, refutes 11618 of the 12972 first guesses and puts
+    # opener screen, `pipeline.builders.opener_screen`, refutes 11627 of the 12972 first guesses and puts
     # THUMP 5th of the rest, the fewest hinted classes left open first; of the openers built in its order
     # with this plan less rescan, polish and refine, THUMP's total is the least, but not every opener
     # ahead of it is built: docs, "Which opener"), the 5 leading guesses of each node, every level widened
