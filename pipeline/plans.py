@@ -14,9 +14,10 @@ TREE_OPTIONS: dict[tuple[str, str], GreedyOptions] = {
     ("wordle", "hard"): GreedyOptions(lookahead=30, lookahead_min=300),
 }
 # Variants whose tree comes from the exact search (`pipeline.builders`); the others stay greedy.
-# Wordle trees open with the guess whose optimum is published (proven for that opener); the
-# other roots are searched over every first guess up to symmetry (proven for the game).
-# Where the constants taken from published results come from (`Plan.sources`: written into the tree's
+# Wordle trees open with the guess whose optimum is published (proven for that opener), hard mode
+# with every word with the choice of this project's opener ranking (RANKING_HARD_ALL); the other roots
+# are searched over every first guess up to symmetry (proven for the game).
+# Where the constants the builds do not search come from (`Plan.sources`: written into the tree's
 # metadata as `<what>_source`, e.g. `opener_source`); Alex Selby's repository, files as of its commit
 # 8fd3f1bdf884ff6757c24ad1227dc561fab7787d (each file's own last change in brackets)
 SELBY = "Alex Selby, https://github.com/alex1770/wordle"
@@ -26,8 +27,13 @@ SELBY_HARD = (f"{SELBY}, hard.top101.proven (commit 6252040): exact totals of th
               "SALET 8122 the least")
 SELBY_LANTS = (f"{SELBY}, lants.bighidden.origwords.tree (commit ca8a821): his best published tree with every "
                "word a possible answer, opening LANTS (52896 guesses)")
-SELBY_THUMP = (f"{SELBY}, thump.bighidden.nyt20220316.hard.g7.tree (present at commit e49af63): his best published "
-               "hard-mode tree with every word a possible answer within 7 guesses, opening THUMP (58715 guesses)")
+# hard mode with every word: the opener comes from this project's own ranking, not from a published tree
+RANKING_HARD_ALL = ("this project's opener ranking (docs, Trees, Which opener): artifacts/screen-wordle-hard-all-words.csv "
+                    "refutes 11627 of the 12972 first guesses and puts THUMP 5th of the rest; of its first five, "
+                    "built with this plan less rescan, polish and refine (artifacts/opener-builds-wordle-hard-all-words"
+                    ".csv and opener-builds-stopped-wordle-hard-all-words.csv), THUMP has the least total of those "
+                    "built whole (59145; THUMB 59301), PLUMB, GRUMP and BLIMP stopped in one class each: a partial "
+                    "ranking")
 SELBY_NYT_EASY = ("Alex Selby, github.com/alex1770/wordle, results_easy_nyt20230701: exact totals of every "
                   "opener, TARSE 11219 the least")
 SELBY_NYT_HARD = ("Alex Selby, github.com/alex1770/wordle, results_hard_nyt20230701: exact totals of every "
@@ -56,11 +62,9 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
                                          bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12,
                                          sources={"opener": SELBY_LANTS}),
     # hard mode with every word: within 7 guesses (6 cannot be guaranteed), the published reference being
-    # Selby's THUMP tree (58715); from THUMP, the opener of that tree (the one constant taken from it: the
-    # opener screen, `pipeline.builders.opener_screen`, refutes 11627 of the 12972 first guesses and puts
-    # THUMP 5th of the rest, the fewest hinted classes left open first; of the openers built in its order
-    # with this plan less rescan, polish and refine, THUMP's total is the least, but not every opener
-    # ahead of it is built: docs, "Which opener"), the 5 leading guesses of each node, every level widened
+    # Selby's THUMP tree (alex1770/wordle, thump.bighidden.nyt20220316.hard.g7.tree, 58715); from THUMP, the
+    # opener of this project's ranking (RANKING_HARD_ALL: the least total of the screen's first five built
+    # whole; the ranking is partial, docs, "Which opener"), the 5 leading guesses of each node, every level widened
     # (1e10 pairs a class, then 2 levels); the class RRRRR (4894 targets, no hint) solved below the first
     # guess its probes do not refute (BLANK), each of its classes a task (`split`). Then (issue 45) each
     # class of at most 1000 targets (root classes, and the classes below BLANK) searched again with the 50
@@ -80,7 +84,7 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
                                        bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
                                        split_tries=1, refine_k=(50, 400), refine_size=1000, polish_k=400,
                                        polish_size=(3, 300), polish_work=10**9, rescan_size=1200, rescan_margin=50,
-                                       rescan_work=10**9, sources={"opener": SELBY_THUMP}),
+                                       rescan_work=10**9, sources={"opener": RANKING_HARD_ALL}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: the top 32 guesses per node by entropy (real bounds, an upper bound: see the README);

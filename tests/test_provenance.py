@@ -141,8 +141,13 @@ def test_sources_are_provenance_not_strategy():
     bare = replace(plan, sources={})
     assert bare.describe() == plan.describe() and bare == plan
     assert source_metadata(plan) == {"opener_source": plan.sources["opener"]}
-    for key in ("normal", "hard", "normal-nyt", "hard-nyt", "normal-all-words", "hard-all-words"):
+    for key in ("normal", "hard", "normal-nyt", "hard-nyt", "normal-all-words"):
         assert "github.com/alex1770/wordle" in EXACT_PLANS[("wordle", key)].sources["opener"]
+    # hard mode with every word opens with the choice of this project's own ranking, whose reports it names
+    ranking = plan.sources["opener"]
+    assert ranking.startswith("this project's opener ranking") and "alex1770" not in ranking
+    named = re.findall(r"[\w-]+\.csv", ranking)
+    assert len(named) == 3 and all((artifacts.checkout_dir() / name).is_file() for name in named)
 
 
 def test_the_tree_builder_writes_the_sources(tmp_path):

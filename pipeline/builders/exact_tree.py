@@ -40,7 +40,7 @@ WORST_WORK = 3_000_000_000  # (guess, target) pairs each "one fewer guess?" ques
 
 
 def source_metadata(plan: "Plan") -> dict[str, str]:
-    """Return the tree metadata that records where a plan's published constants come from:
+    """Return the tree metadata that records where a plan's fixed constants come from:
     `<what>_source` for each entry of `plan.sources`."""
     return {f"{what}_source": citation for what, citation in plan.sources.items()}
 
@@ -127,8 +127,9 @@ class Plan:
     rescan_size: int = 0
     rescan_margin: int = 0
     rescan_work: int = 0
-    # where the plan's constants taken from published results come from: {what was taken ("opener",
-    # "split_first", ...): the citation (author, repository URL, file)}, written into the tree's
+    # where the plan's constants that its build does not search come from: {what was taken ("opener",
+    # "split_first", ...): the citation (a published result: author, repository URL, file; or this
+    # project's own report that chose it)}, written into the tree's
     # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
     # in a plan's equality
     sources: dict[str, str] = field(default_factory=dict, compare=False)
