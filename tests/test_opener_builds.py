@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from pipeline.builders.exact_tree import Plan, build
-from pipeline.builders.exact_tree import checkpoint_dir
+from pipeline.builders import exact_tree
+from pipeline.builders.exact_tree import ClassesGivenUp, Plan, build, checkpoint_dir, finished_classes
 from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, screen_openers, stopped_build,
                                           write_csv, write_stopped_csv)
 from pipeline.plans import EXACT_PLANS
 from solver.core import artifacts, scoring
-from solver.core.search.searcher import SearchOptions
+from solver.core.search.searcher import Searcher, SearchOptions
 from tests import exhaustive
 
 
@@ -133,3 +134,50 @@ def test_the_hard_every_word_opener_is_the_least_total_of_the_screens_leading_op
                for b in builds)
     meta = artifacts.read_metadata(artifacts.checkout_dir() / "tree-wordle-hard-all-words.parquet")
     assert int(meta["total_guesses"]) <= int(builds[0]["total"])
+
+
+def test_a_class_over_its_budget_is_given_up_and_one_within_it_is_the_tree_without_one(tmp_path):
+    # the budget is the run's, not the tree's: within it every class is what the plan builds without it
+    # (the same checkpoints); beyond it a class is given up, not saved, and the build says which
+    game = exhaustive.small_wordle(600, seed=3, extra_guesses=100)  # classes searched below their root
+    table = scoring.feedback_table(game)
+    plan = ranking_plan(small_plan(), game.labels[int(game.target_index[7])], ("rescan",))
+    bare = build(game, table, plan, 1, None, tmp_path / "bare")
+    ample = build(game, table, replace(plan, class_work=10**12), 1, None, tmp_path / "ample")
+    assert (ample.total, ample.lower, ample.nodes.subtree) == (bare.total, bare.lower, bare.nodes.subtree)
+    assert checkpoint_dir(game, replace(plan, class_work=10**12), tmp_path) == checkpoint_dir(game, plan, tmp_path)
+    exact_tree._SEARCHERS.clear()  # a fresh process: the memo of the builds above would answer without work
+    with pytest.raises(ClassesGivenUp) as given:
+        build(game, table, replace(plan, class_work=1), 1, None, tmp_path / "tight")
+    saved = finished_classes(checkpoint_dir(game, plan, tmp_path / "tight"))
+    searcher = Searcher(game, table, plan.options)
+    groups = dict(searcher.split(game.index_of(plan.opener), np.arange(game.n_targets, dtype=np.int64)))
+    assert given.value.codes and set(given.value.codes) == set(groups) - set(saved)
+    assert all(groups[code].size > 2 for code in given.value.codes)  # a pair or a lone target costs no search
+    assert str(given.value).startswith(f"{game.key}: {len(given.value.codes)} classes given up after 1e+00 pairs")
+
+
+def test_an_opener_given_up_is_reported_as_a_stopped_build(tmp_path):
+    game = exhaustive.small_wordle(600, seed=3, extra_guesses=100)  # classes searched below their root
+    table = scoring.feedback_table(game)
+    openers = [game.labels[int(game.target_index[i])] for i in (0, 7)]
+    reported = []
+    exact_tree._SEARCHERS.clear()  # a fresh process: no class is answered from an earlier test's memo
+    results = build_openers(game, table, small_plan(), openers, ("rescan",), jobs=1, folder=tmp_path, class_work=1,
+                            on_given_up=lambda so_far: reported.append(list(so_far)))
+    assert results == [] and [s.opener for s in reported[-1]] == openers
+    for s in reported[-1]:  # what the checkpoints show: the classes within the budget (the bounds are timed)
+        again = stopped_build(game, table, small_plan(), s.opener, ("rescan",), tmp_path)
+        assert s.classes_done < s.classes and game.n_targets < s.at_least
+        assert (s.classes_done, s.classes, s.targets_done, s.total_done) == (
+            again.classes_done, again.classes, again.targets_done, again.total_done)
+    whole = build_openers(game, table, small_plan(), openers, ("rescan",), jobs=1, folder=tmp_path, class_work=10**12)
+    assert sorted(b.opener for b in whole) == sorted(openers)
+
+
+def test_class_work_options_are_checked_in_one_line(tmp_path):
+    for extra, message in ((["--class-work", "-1"], "--class-work must not be negative"),
+                           (["--given-up-out", str(tmp_path / "g.csv")], "--given-up-out needs --class-work")):
+        with pytest.raises(SystemExit) as stopped:
+            main(["wordle", "hard-all-words", "THUMP", "--out", str(tmp_path / "x.csv"), *extra])
+        assert message in str(stopped.value.code) and not (tmp_path / "x.csv").exists()

@@ -133,6 +133,12 @@ class Plan:
     # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
     # in a plan's equality
     sources: dict[str, str] = field(default_factory=dict, compare=False)
+    # top-k only: a budget of the run, not part of the tree: a class (root class, or a class below a split
+    # class's first guess) whose search scores more than `class_work` (guess, target) pairs in all (the
+    # widened pass, the fallback and the widening after it) is given up, not saved, and the build raises
+    # ClassesGivenUp once every other class is done; a class that finishes within it is the one the plan
+    # builds without it, so its checkpoint is shared (0: no limit; neither in `describe()` nor in equality)
+    class_work: int = field(default=0, compare=False)
 
     def describe(self) -> str:
         """Return the strategy text of the tree's metadata."""
@@ -175,6 +181,16 @@ class ClassResult:
     lower: int
     stats: Stats
     seconds: float
+
+
+class ClassesGivenUp(RuntimeError):
+    """A build whose plan's `class_work` ran out on some classes: their feedback codes (root classes; a split
+    class counts as given up when none of its first guesses finishes within the budget)."""
+
+    def __init__(self, game: Game, codes: list[int], work: int):
+        self.codes = codes
+        marks = ", ".join(str(game.decode(code)) for code in codes)
+        super().__init__(f"{game.key}: {len(codes)} classes given up after {work:.0e} pairs each ({marks})")
 
 
 def checkpoint_dir(game: Game, plan: Plan, folder: Path | None = None) -> Path:
@@ -253,6 +269,20 @@ def _work(searcher: Searcher, before: Stats) -> Stats:
                  after.hits - before.hits)
 
 
+def _within(searcher: Searcher, group: np.ndarray, r: int, beta, path, guesses, ghash, left: int | None,
+            work: int | None = None) -> tuple[tuple[int, int] | None, int | None]:
+    """Return ((value, first guess) as `searcher.best` gives them, or None once the search has scored `work`
+    pairs or the `left` of a class's budget; the pairs left after it (None: no budget))."""
+    limit = work if left is None else min(work, left) if work is not None else left
+    if limit is None:
+        return searcher.best(group, r, beta, path, guesses, ghash), None
+    if limit <= 0:
+        return None, left
+    done = searcher.work
+    found = searcher.bounded_value(group, r, limit, guesses, ghash, beta=beta)
+    return found, None if left is None else left - (searcher.work - done)
+
+
 def _grow(searcher: Searcher, group: np.ndarray, r: int, value: int, history, guesses, ghash) -> Nodes:
     """Return the subtree of `value` just searched, the shallowest among equals if the options say so."""
     if searcher.options.shallow:
@@ -285,18 +315,24 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
         upper, _ = _seed(game, table, plan, path, group, guesses, ghash)
         beta = None if upper >= INF else upper + 1
     found = None
+    left = plan.class_work if plan.class_work and not options.proves else None  # pairs left (None: no limit)
     if plan.widen_work and not options.proves:
-        found = searcher.bounded_value(group, r, plan.widen_work, guesses, ghash)
+        found, left = _within(searcher, group, r, beta, path, guesses, ghash, left, plan.widen_work)
         if found is None:  # out of work widened so deep: fewer levels
             options = replace(options, widen=min(options.widen, plan.fallback_widen))
             searcher = _searcher(game, table, options)
             before = searcher.stats
-    value, first = found if found is not None else searcher.best(group, r, beta, path, guesses, ghash)
-    while value >= INF and not options.proves and 0 < options.widen <= r:  # widened one level more
-        options = replace(options, widen=options.widen + 1)
+    if found is None:
+        found, left = _within(searcher, group, r, beta, path, guesses, ghash, left)
+    while found is not None and found[0] >= INF and not options.proves and 0 < options.widen <= r:
+        options = replace(options, widen=options.widen + 1)  # widened one level more
         searcher = _searcher(game, table, options)
         before = searcher.stats
-        value, first = searcher.best(group, r, beta, path, guesses, ghash)
+        found, left = _within(searcher, group, r, beta, path, guesses, ghash, left)
+    if found is None:  # out of the class's budget: given up, not saved (another run may finish it)
+        lower = searcher.lower_bound(group, r, INF, plan.bound_seconds, guesses, ghash)
+        return ClassResult(code, Nodes(), INF, lower, _work(searcher, before), time.perf_counter() - start)
+    value, first = found
     if value >= INF:
         if not finish:
             return ClassResult(code, Nodes(), INF, INF, _work(searcher, before), time.perf_counter() - start)
@@ -664,6 +700,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     calls += [(solve_class, (plan, root, code, group, checkpoint)) for code, group in todo
               if code not in large and code not in splits]
     sizes = {code: group.size for code, group in todo}
+    given_up: set[int] = set()  # split classes a child of which ran out of the plan's `class_work`
     while True:  # rounds: a split class's candidates that cannot be finished are replaced by the next ones
         _probe_splits(game, table, plan, jobs, splits, checkpoint)
         loaded = False
@@ -686,9 +723,14 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
             if isinstance(result, Seeded):
                 large[result.code].seeded(result.upper, result.guess, Stats(), result.seconds)
             elif isinstance(result, SplitChild):
-                splits[result.code].take_value(result.row, result.result.code, result.result)
+                if _was_given_up(result.result):
+                    given_up.add(result.code)
+                elif result.code in splits:
+                    splits[result.code].take_value(result.row, result.result.code, result.result)
             else:
                 finished(result)
+        for code in given_up:
+            splits.pop(code, None)
         calls = []
     for sc in splits.values():
         value, _ = sc.best()
@@ -713,6 +755,9 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
                 result = ClassResult(lc.code, lc.tree(), lc.value, lc.value, lc.stats, lc.seconds)
                 _save(checkpoint / f"class-{lc.code}.npz", result)
                 finished(result)
+    given_up |= {code for code, result in done.items() if _was_given_up(result)}
+    if given_up:
+        raise ClassesGivenUp(game, sorted(given_up), plan.class_work)
     nodes = Nodes()
     node = nodes.add(-1, -1, 0, root, game.n_targets)
     total = lower = game.n_targets
@@ -730,6 +775,11 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     # search time: the root's plus each class's own (also those read from checkpoints)
     seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
     return Built(nodes, total, min(lower, total), proof, stats, seconds, worst)
+
+
+def _was_given_up(result: ClassResult) -> bool:
+    """Return whether a class ran out of its plan's `class_work` (unfinished, its lower bound finite)."""
+    return result.value >= INF and result.lower < INF
 
 
 def _task_size(call, sizes: dict) -> int:

@@ -12,6 +12,8 @@ least total the plan's tree can still reach, their totals plus the other classes
 
 `python -m pipeline.builders.opener_builds wordle hard-all-words THUMP TRAIN --without rescan --out FILE.csv`;
 `--screen FILE --first N` adds the first N openers a screen (`opener_screen`'s CSV) does not refute, in its order.
+`--class-work W --given-up-out FILE.csv` gives each class up beyond W pairs (`Plan.class_work`), so that a
+ranking runs unattended: an opener with a class given up is reported as a stopped build, and the next is built.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.builders.exact_tree import Plan, build, checkpoint_dir, finished_classes
+from pipeline.builders.exact_tree import ClassesGivenUp, Plan, build, checkpoint_dir, finished_classes
 from pipeline.builders.feedback_tables import load_table
 from pipeline.builders.greedy_tree import max_guesses
 from pipeline.plans import EXACT_PLANS, table_of
@@ -52,27 +54,38 @@ class OpenerBuild:
     strategy: str
 
 
-def ranking_plan(plan: Plan, opener: str, without: tuple[str, ...] = ()) -> Plan:
-    """Return `plan` opening with `opener`, the steps named in `without` (keys of OPTIONAL_STEPS) off, and
-    no published sources (the opener is the one being ranked); ValueError naming an unknown step."""
+def ranking_plan(plan: Plan, opener: str, without: tuple[str, ...] = (), class_work: int = 0) -> Plan:
+    """Return `plan` opening with `opener`, the steps named in `without` (keys of OPTIONAL_STEPS) off, no
+    published sources (the opener is the one being ranked), and each class given up beyond `class_work`
+    pairs (`Plan.class_work`; 0: never); ValueError naming an unknown step."""
     unknown = [step for step in without if step not in OPTIONAL_STEPS]
     if unknown:
         raise ValueError(f"unknown step {unknown[0]!r}: choose from {', '.join(OPTIONAL_STEPS)}")
     fields = {name: value for step in without for name, value in OPTIONAL_STEPS[step].items()}
-    return replace(plan, opener=opener, sources={}, **fields)
+    return replace(plan, opener=opener, sources={}, class_work=class_work, **fields)
 
 
 def build_openers(game: Game, table, plan: Plan, openers: list[str], without: tuple[str, ...] = (), jobs: int = 2,
-                  folder: Path | None = None, progress=None, on_built=None) -> list[OpenerBuild]:
+                  folder: Path | None = None, progress=None, on_built=None, class_work: int = 0,
+                  on_given_up=None) -> list[OpenerBuild]:
     """Return the builds of `openers` (labels of `game`) with `plan` (`ranking_plan`), least total first
     (ties: the order given); `on_built(builds so far, ranked)` after each, so that a run stopped
-    later keeps the openers it finished."""
+    later keeps the openers it finished. With `class_work`, an opener with a class that runs out of it
+    is not in the result: it is reported by `stopped_build`, `on_given_up(those reports so far)`."""
     for opener in openers:
         game.index_of(opener)  # a ValueError naming a word the game does not allow, before any build
-    results = []
+    results, given_up = [], []
     for opener in openers:
-        each = ranking_plan(plan, opener, without)
-        built = build(game, table, each, jobs, None, folder)
+        each = ranking_plan(plan, opener, without, class_work)
+        try:
+            built = build(game, table, each, jobs, None, folder)
+        except ClassesGivenUp as error:
+            given_up.append(stopped_build(game, table, plan, opener, without, folder))
+            if progress:
+                progress(f"{opener}: given up ({error})")
+            if on_given_up:
+                on_given_up(given_up)
+            continue
         results.append(OpenerBuild(opener, built.total, built.lower, max_guesses(built.nodes), built.seconds,
                                    each.describe()))
         if progress:
@@ -180,6 +193,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--stopped", action="store_true",
                         help="build nothing: report each opener's stopped build from its checkpoints")
+    parser.add_argument("--class-work", type=float, default=0,
+                        help="give a class up beyond this many (guess, target) pairs (0: never)")
+    parser.add_argument("--given-up-out", type=Path, default=None,
+                        help="with --class-work: the CSV of the openers given up (as --stopped reports them)")
     args = parser.parse_args(argv)
     command = "python -m pipeline.builders.opener_builds " + " ".join(argv if argv is not None else sys.argv[1:])
     try:
@@ -192,18 +209,32 @@ def main(argv: list[str] | None = None) -> None:
             openers += [w for w in screen_openers(args.screen, args.first) if w not in openers]
         if not openers:
             raise ValueError("no opener named (name some, or --screen FILE --first N)")
+        if args.class_work < 0:
+            raise ValueError(f"--class-work must not be negative (got {args.class_work:g})")
+        if args.given_up_out is not None and not args.class_work:
+            raise ValueError("--given-up-out needs --class-work (without it no opener is given up)")
         table = load_table(get_game(*table_of(args.game, args.variant)))
         if args.stopped:
             stopped = [stopped_build(game, table, plan, opener, without, args.checkpoints) for opener in openers]
             write_stopped_csv(args.out, stopped, command)
             print(f"{len(stopped)} stopped builds reported; written to {args.out}", file=sys.stderr)
             return
+        given_up: list[StoppedBuild] = []
+
+        def report_given_up(so_far: list[StoppedBuild]) -> None:
+            given_up[:] = so_far
+            if args.given_up_out is not None:
+                write_stopped_csv(args.given_up_out, so_far, command)
+
         results = build_openers(game, table, plan, openers, without, args.jobs,
                                 args.checkpoints, progress=lambda text: print(text, file=sys.stderr, flush=True),
-                                on_built=lambda so_far: write_csv(args.out, so_far, game.n_targets, command))
+                                on_built=lambda so_far: write_csv(args.out, so_far, game.n_targets, command),
+                                class_work=int(args.class_work), on_given_up=report_given_up)
     except (KeyError, ValueError, OSError) as error:
         sys.exit(f"error: {error}")
-    print(f"{len(results)} openers built; written to {args.out}", file=sys.stderr)
+    written = f"; written to {args.out}" if results else ""
+    also = f", {len(given_up)} given up" + (f" (written to {args.given_up_out})" if args.given_up_out else "")
+    print(f"{len(results)} openers built{written}{also if given_up else ''}", file=sys.stderr)
 
 
 if __name__ == "__main__":
