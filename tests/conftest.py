@@ -1,8 +1,12 @@
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from solver.core.coldstart import search_kernels_cached
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -27,3 +31,33 @@ def shared_folder(*parts: str) -> Path:
             pytest.fail(f"{why}: required when CI=true", pytrace=False)
         pytest.skip(why)
     return folder
+
+
+# Numba compiles a kernel the first time a process runs it and keeps it in its cache. On a fresh
+# checkout every pytest-xdist worker, and every command a test starts, would compile the same kernels
+# at once. The controller compiles them first instead, before the workers start, in two processes: the
+# exact search's kernels for 8-bit tables (Wordle) and for 16-bit ones (cards n3), about 40 s of one
+# core each; with a warm cache this is skipped.
+_WARM_UPS = (
+    "from solver.core.registry import get_game\n"
+    "from solver.core.search.live import ExactLive\n"
+    "ExactLive(get_game('wordle')).warm()",
+    "import numpy as np\n"
+    "from solver.core.registry import get_game\n"
+    "from solver.core.search.live import ExactLive\n"
+    "from solver.games import boards\n"
+    "ExactLive(get_game('cards', 'n3')).warm()\n"
+    "game = get_game('wordle')\n"
+    "boards.lookahead_guess(game, np.arange(30), np.arange(100, 140))\n"
+    "boards.spread_order(game, [np.arange(30), np.arange(100, 140), np.arange(200, 260)])",
+)
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller warmed the cache
+        return
+    if search_kernels_cached():
+        return
+    runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL) for code in _WARM_UPS]
+    for run in runs:
+        run.wait()

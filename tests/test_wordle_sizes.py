@@ -68,11 +68,11 @@ def test_size_errors():
     assert result.exit_code == 1 and "CRANE" in result.stderr
 
 
-@pytest.mark.slow  # 18 s: builds a size's trees and hints
 def test_tables_size_builds_trees_the_solver_then_plays(tmp_path, monkeypatch):
-    # both exact trees are committed and current (minutes of search): only the table is built, and
-    # the committed trees are kept as they are
-    committed = [artifacts.artifact_path(artifacts.TREE, get_game("wordle", v)) for v in ("normal4", "hard4")]
+    # the exact trees and their hints are committed and current (minutes of search; the hints' builder
+    # has tests of its own): only the table is built, and the committed files are kept as they are
+    committed = [artifacts.artifact_path(kind, get_game("wordle", v))
+                 for v in ("normal4", "hard4") for kind in (artifacts.TREE, artifacts.HINTS)]
     for path in committed:
         shutil.copy2(path, tmp_path / path.name)
     monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))

@@ -140,13 +140,22 @@ def marks(game: Game) -> int:
     return positions if int(game.rows[:, :positions].max()) < 63 else 0  # `kernel.alike_key`'s six bits
 
 
+def read_only(table: np.ndarray) -> np.ndarray:
+    """Return a read-only view of `table` (no copy). The kernels see every table read-only: Numba compiles
+    a writable and a read-only array as two types (the search's kernels: about 35 s of one core each),
+    and the tables read from artifacts are read-only."""
+    view = table.view()
+    view.setflags(write=False)
+    return view
+
+
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
     g_count, t_count = table.shape
     if g_count >= 1 << kernel.KEY_SHIFT or t_count ** 2 * (options.max_guesses + 3) >= 1 << (62 - kernel.KEY_SHIFT):
         raise ValueError(f"{g_count} guesses of {t_count} targets: too many for the kernel's ordering keys")
-    classes, losing = kernel.class_counts(table, game.win_code)
+    classes, losing = kernel.class_counts(read_only(table), game.win_code)
     depth = options.max_guesses + 2
     codes = game.n_codes
     rng = np.random.default_rng(SEED)
@@ -154,8 +163,8 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
     hard = game.allowed is not None
     alike = 1 << max(2 * g_count - 1, 1).bit_length() if marks(game) else 1  # `kernel.first_alike`'s set
     return Workspace(
-        table=table,
-        table_t=target_major(table),
+        table=read_only(table),
+        table_t=read_only(target_major(table)),
         target_row=game.target_index.astype(np.int32),
         rows=np.ascontiguousarray(game.rows),
         letter_count=letter_counts(game.rows[:, :game.rows.shape[1] - 2]) if hard else np.zeros((1, 1), np.uint8),
