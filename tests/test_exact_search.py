@@ -497,7 +497,7 @@ def test_polished_classes_keep_their_first_guess_and_never_lose(name):
     # (`Plan.polish_k`): the class keeps its first guess, its value never rises, and the tree it returns
     # replays to that value within the guesses (hard mode: the polished subtrees' guesses are allowed)
     if name == "mastermind":
-        game, opener, r = mastermind.game(4, 4), "1122", 6
+        game, opener, r = mastermind.game(4, 5), "1122", 6
     else:  # 200 answers among 400 guesses drawn from every word: 37 classes below ACIDY that k=1 finishes
         words = list(wordle.game(False, all_words=True).labels)
         pick = sorted(np.random.default_rng(1).choice(words, 400, replace=False).tolist())
