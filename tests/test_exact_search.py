@@ -819,3 +819,18 @@ def test_alike_keys_match_the_scores(wordle_class, word):
     codes = scoring.feedback_table(game, None, targets)
     same = np.flatnonzero(keys == keys[game.index_of(word)])
     assert (codes[same] == codes[game.index_of(word)]).all()
+
+
+def test_writable_and_read_only_tables_share_one_compiled_search():
+    # Numba compiles a read-only array as a type of its own (the search's kernels: about 35 s of one
+    # core each): every table reaches the kernels read-only, whether the caller's is writable (computed)
+    # or read-only (read from an artifact), and gives the same value
+    game = mastermind.game(4, 4)
+    writable = scoring.feedback_table(game)
+    read_only = writable.copy()
+    read_only.setflags(write=False)
+    values = [Searcher(game, table, SearchOptions()).value(np.arange(game.n_targets), 6) for table in (writable, read_only)]
+    assert values[0] == values[1] and writable.flags.writeable
+    for signature in kernel.search.signatures:
+        workspace = signature[0]
+        assert not workspace.types[0].mutable and not workspace.types[1].mutable  # the table and its transpose
