@@ -56,6 +56,10 @@ _WARM_UPS = (
 def pytest_configure(config):
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller warmed the cache
         return
+    if (getattr(config.option, "numprocesses", None) or 0) > 1:
+        # one Numba thread a worker, as the pipeline's process pools run (one process a core): threads
+        # of two workers on two cores only take turns (test_threads runs the kernels on two threads)
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     if search_kernels_cached():
         return
     runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL) for code in _WARM_UPS]
