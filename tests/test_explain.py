@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from solver.analysis import values
 from solver.analysis.estimate import estimated_to_go
-from solver.analysis.explain import ESTIMATE, LIVE, SEARCH, TREE, explain, explain_state
+from solver.analysis.explain import explain, explain_state
+from solver.analysis.values import ESTIMATED as ESTIMATE, PLAYED as LIVE, SEARCH, TREE
 from solver.analysis.notation import parse_guess, parse_step
 from solver.analysis.walk import play, replay
 from solver.cli.main import app
@@ -126,7 +128,8 @@ def test_off_the_tree_the_figures_are_the_solvers_play_replayed(name, variant, h
 def test_above_the_play_out_limit_the_guesses_are_estimated(monkeypatch):
     game = get_game("cards", "n1")
     monkeypatch.setattr(get_solver(game), "live", "greedy")
-    why = explain(game, [], game.index_of("AS"), play_out_limit=10)
+    monkeypatch.setattr(values, "PLAY_OUT", 10)
+    why = explain(game, [], game.index_of("AS"))
     assert why.source == ESTIMATE and why.worst_guesses is None and not why.proven
     state = replay(get_solver(game), [])
     assert why.expected_guesses == pytest.approx(estimated_to_go(state, game.index_of("AS")))
@@ -140,7 +143,7 @@ def test_above_the_play_out_limit_the_guesses_are_estimated(monkeypatch):
     assert block[2].startswith(f"  worst case: {expected[0]} candidates left")
     if block[2] == f"  worst case: {expected[0]} candidates left":
         # above the limit, at the start: the opener ranking's exact total (CRANE 7930, among its 100 best)
-        assert "3.425 guesses from here" in block[4] and "(the opener ranking, proven optimal)" in block[4]
+        assert "3.425 guesses from here" in block[4] and "(the opener ranking, computed ahead, proven optimal)" in block[4]
     else:  # the live search found a strategy within its budget (as the machine's speed allows): its figures
         assert "guesses from here, this one included" in block[4]
 
@@ -191,7 +194,14 @@ def test_hint_prints_why_the_solvers_guess_with_independent_numbers():
     assert block[3] == f"  chance to solve with it: 1 in {len(targets)} ({100 / len(targets):.3g}%)"
     needed = [guesses_to_finish(game, [parse_step(game, "CRANE=RYRGR")], solver_guess, t) for t in targets]
     assert f"{sum(needed) / len(needed):.3f} guesses from here" in block[4]
-    assert block[2].endswith(f"{max(needed)} guesses from here, this one included")
+    # the worst case is the ranking's own for the solver's row ("-": not known, and then not claimed either)
+    [row] = [line for line in out.splitlines() if line.endswith("(the solver's guess)")]
+    worst = row.split()[3]
+    if worst == "-":
+        largest = sizes(game, solver_guess, targets)[0]
+        assert block[2] == f"  worst case: {largest} candidate{'s' if largest > 1 else ''} left"
+    else:
+        assert int(worst) >= max(needed) and block[2].endswith(f"{worst} guesses from here, this one included")
 
 
 def test_hint_explain_another_guess_on_mastermind():

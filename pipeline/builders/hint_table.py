@@ -69,7 +69,8 @@ def hints_table(solver: Solver, progress: Callable[[int, int], None] | None = No
             for name, value in (("node", node), ("opener", opener), ("feedback", code), ("guess", s.row),
                                 ("guess_text", s.label), ("to_go", to_go.expected),
                                 ("worst", -1 if to_go.worst is None else to_go.worst), ("kind", to_go.kind),
-                                ("source", to_go.source), ("expected_left", s.expected), ("entropy", s.entropy),
+                                ("source", to_go.source), ("lost", to_go.lost), ("lost_exact", to_go.lost_exact),
+                                ("expected_left", s.expected), ("entropy", s.entropy),
                                 ("possible", s.possible), ("solver", r.solver), ("note", note)):
                 columns[name].append(value)
         if progress is not None:

@@ -3,15 +3,12 @@
 `explain(game, steps, guess)` (or `explain_state(state, guess)` for a solver state at hand)
 returns an `Explanation` of a guess in the state a history reaches: the solver's own guess by
 default (the tree's while the history follows it, else the live solver's), or any allowed guess.
-The group sizes come from the guess's feedback against every candidate. The guesses still
-needed come from `solver.analysis.values.rate`: the precomputed tree when the state is on it and
-the guess is the tree's (subtree totals, depth of the deepest leaf), the opener ranking at the
-start, else the exact search within the solver's budget (proven, or the best strategy it found);
-failing those the solver's play after the guess is played out live over every candidate, when
-there are at most `play_out_limit` of them (EXPLAIN_PLAY_OUT: the live strategy's figures, as
-`deduce tree` shows off the tree); above that the quick estimate, labelled as one. The play-out
-is a live search at each state it meets, so its limit is what bounds an explanation's time (cards
-n = 4 states of 500 to 1000 candidates took 15 s to play out).
+The group sizes come from the guess's feedback against every candidate. The guesses still needed
+are the guess's `solver.analysis.values.ToGo`, the one value every face shows: the one a ranking
+already holds for it when given (`known`), so that a hint's table and its Why agree, else
+`values.rate_alone` (the tree, the rankings computed ahead, the opener book, the live search within the
+solver's budget, else the solver's own play after it played out live in a small state, else the quick
+estimate, each marked).
 """
 from __future__ import annotations
 
@@ -22,31 +19,43 @@ import numpy as np
 
 from solver.analysis import values
 from solver.analysis.notation import check_allowed
-from solver.analysis.walk import feedback_codes, replay, walk
+from solver.analysis.values import ToGo
+from solver.analysis.walk import feedback_codes, replay
 from solver.core.runtime import Solver, State, get_solver
 from solver.core.game import Game
 
-# where `Explanation.expected_guesses` comes from: the tree, the solver's play out, the exact search
-# (`proven` says whether it finished), the opener ranking (a lower bound unless `proven`)
-TREE, LIVE, SEARCH, RANKING, ESTIMATE, BOOK = "tree", "live", "search", "ranking", "estimate", "book"
-EXPLAIN_PLAY_OUT = 200  # candidates: the most an explanation plays out live (a live search at each state met)
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """A guess in one state: the groups its feedback splits the candidates into, and the guesses
-    still needed after it (this one included), None when not known."""
+    """A guess in one state: the groups its feedback splits the candidates into, and its value (`ToGo`)."""
 
     guess: str
     solver_guess: str  # the guess the solver plays in this state
     candidates: int
     groups: tuple[int, ...]  # sizes of the classes of candidates by feedback, largest first
     is_candidate: bool  # the guess may be the answer (its own group of 1 is in `groups`)
-    expected_guesses: float | None
-    worst_guesses: int | None
-    source: str | None  # TREE, BOOK, LIVE (played out live), SEARCH, RANKING, ESTIMATE (`solver.analysis.estimate`)
-    proven: bool = False  # `expected_guesses` is the least possible after this guess (within the guess limit)
-    bound: bool = False  # `expected_guesses` is a proven lower bound (the opener ranking), not a value
+    value: ToGo | None  # the guesses still needed after it, this one included, and what it cannot guarantee
+
+    @property
+    def expected_guesses(self) -> float | None:
+        return None if self.value is None else self.value.expected
+
+    @property
+    def worst_guesses(self) -> int | None:
+        return None if self.value is None else self.value.worst
+
+    @property
+    def source(self) -> str | None:
+        return None if self.value is None else self.value.source
+
+    @property
+    def proven(self) -> bool:
+        return self.value is not None and self.value.exact
+
+    @property
+    def bound(self) -> bool:
+        return self.value is not None and self.value.kind == values.BOUND
 
     @property
     def suggested(self) -> bool:
@@ -82,9 +91,10 @@ def group_sizes(game: Game, row: int, positions: np.ndarray) -> tuple[int, ...]:
     return tuple(sorted((int(c) for c in counts if c), reverse=True))
 
 
-def explain_state(state: State, guess: int | None = None, play_out_limit: int = EXPLAIN_PLAY_OUT) -> Explanation:
-    """Return the explanation of guess row `guess` (default: the solver's guess) in `state`;
-    ValueError after a win, or for a guess the rules forbid (Wordle hard mode)."""
+def explain_state(state: State, guess: int | None = None, known: ToGo | None = None) -> Explanation:
+    """Return the explanation of guess row `guess` (default: the solver's guess) in `state`, valued by
+    `known` when given (the guess's value in a ranking at hand), else by `values.rate`; ValueError after a
+    win, or for a guess the rules forbid (Wordle hard mode)."""
     solver: Solver = state.solver
     game = solver.game
     if state.history and state.history[-1][1] == game.win_code:
@@ -97,24 +107,13 @@ def explain_state(state: State, guess: int | None = None, play_out_limit: int = 
     positions = state.candidate_positions
     is_candidate = bool(np.isin(row, game.target_index[positions]))
     groups = group_sizes(game, row, positions)
-    rated = values.rate(state, [row], large=True).get(row)
-    # a bound or an estimate gives way to the solver's own play played out, where that is small enough
-    if rated.kind not in (values.BOUND, values.ESTIMATE) or positions.size > play_out_limit:
-        worst = rated.worst
-        if worst is None and positions.size <= play_out_limit:  # (the book's): the worst case of the play
-            worst = walk(solver, state, first=row).worst(0)
-        return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
-                           rated.expected, worst, rated.source, rated.exact, rated.kind == values.BOUND)
-    expected = worst = source = None
-    if positions.size <= play_out_limit:
-        nodes, source = walk(solver, state, first=row), LIVE
-        expected, worst = nodes.expected(0), nodes.worst(0)
-    return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate,
-                       expected, worst, source)
+    value = known if known is not None and known.row == row else values.rate_alone(state, row)
+    return Explanation(game.labels[row], game.labels[suggested], int(positions.size), groups, is_candidate, value)
 
 
 def explain(game: Game, steps: Sequence[tuple[int, int]] = (), guess: int | None = None,
-            play_out_limit: int = EXPLAIN_PLAY_OUT) -> Explanation:
+            known: ToGo | None = None) -> Explanation:
     """Return the explanation of guess row `guess` (default: the solver's guess) after `steps` of
-    (guess row, code); ValueError for a history the game refuses, after a win, or a forbidden guess."""
-    return explain_state(replay(get_solver(game), steps), guess, play_out_limit)
+    (guess row, code), valued by `known` when given; ValueError for a history the game refuses, after a
+    win, or a forbidden guess."""
+    return explain_state(replay(get_solver(game), steps), guess, known)

@@ -25,21 +25,23 @@ there is lost, and says so.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
 from solver.analysis import values
 from solver.analysis.notation import show_feedback
-from solver.analysis.values import ToGo
+from solver.analysis.values import ToGo, figure
 from solver.analysis.walk import feedback_codes, replay
 from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import UsageError
+from solver.games.boards import guesses_allowed
 
 TIE = 1e-9  # expected guesses closer than this are equal
 SKILL_HALF_COST = 0.25  # expected guesses lost that halve a guess's skill
+OVERTIME_PLAY = 4  # guesses past the limit the solver's own game may take (it never needs them where it guarantees)
 
 
 class ReviewError(ValueError):
@@ -72,6 +74,7 @@ class GuessReview:
     best_guess: str
     best: ToGo | None  # with the best guess
     luck: float  # 0-100, 50 an average draw
+    candidates: tuple[str, ...] = ()  # the candidates before the guess
 
     @property
     def optimal(self) -> bool:
@@ -119,6 +122,16 @@ class GuessReview:
             return None
         return 100.0 * 2.0 ** (-self.cost / SKILL_HALF_COST)
 
+    def cost_text(self) -> str:
+        """Return the cost as every face shows it: "0", "0.125", "~0.004" (not proven), ">=0.125" (at least),
+        "≈0.900" (from an estimate), "?" (not known)."""
+        kind = self.cost_kind
+        if kind is None:
+            return "?"
+        if self.cost == 0.0 and kind == values.PROVEN:
+            return "0"
+        return values.MARKS[kind] + figure(self.cost)
+
     @property
     def decided(self) -> bool:
         """Return True when one candidate was left before the guess (no choice, no luck)."""
@@ -133,6 +146,10 @@ class Review:
     guesses: tuple[GuessReview, ...]
     won: bool
     limit: int | None = None  # the game's guess limit (None: none)
+    answer: str | None = None  # the answer, when known (won, given, or the one candidate left)
+    # the solver's own game for the same answer: (guess row, code) each; () when the answer is not known
+    solver_game: tuple[tuple[int, int], ...] = ()
+    game: Game | None = field(default=None, repr=False, compare=False)  # the game reviewed
 
     @property
     def lost(self) -> bool:
@@ -161,14 +178,30 @@ class Review:
         scores = [g.luck for g in self.guesses if not g.decided]
         return round(sum(scores) / len(scores)) if scores else None
 
+    def solver_game_shown(self) -> list[tuple[str, str]]:
+        """Return the solver's own game for the same answer as (guess, feedback as shown) pairs."""
+        game = self.game
+        return [(game.labels[row], show_feedback(game, code)) for row, code in self.solver_game]
+
+    def cost_text(self) -> str:
+        """Return the guesses lost in all as shown: "~" first when not every cost is proven."""
+        return ("" if self.exact else "~") + figure(self.cost)
+
     def share(self, limit: int | None = None) -> str:
         """Return a one-line summary to share: game, guesses (of `limit`), skill, luck and cost."""
         count = f"{len(self.guesses)}/{limit}" if limit else str(len(self.guesses))
         result = count if self.won else f"lost after {count}" if self.lost else f"not solved after {count}"
-        approx = "" if self.exact else "~"
         parts = [f"{self.title} {result}", f"skill {self.skill}", f"luck {self.luck}" if self.luck is not None else "",
-                 f"{approx}{self.cost:.2f} guesses lost"]
+                 f"{self.cost_text()} guesses lost"]
         return "deduce review: " + ", ".join(p for p in parts if p)
+
+
+def better(one: ToGo, other: ToGo) -> bool:
+    """Return True when value `one` is better than `other`: fewer candidates lost past the guess limit, else
+    fewer expected guesses (by more than TIE)."""
+    if one.lost != other.lost:
+        return one.lost < other.lost
+    return one.expected < other.expected - TIE
 
 
 def luck_of(sizes: np.ndarray, landed: int) -> float:
@@ -179,16 +212,43 @@ def luck_of(sizes: np.ndarray, landed: int) -> float:
     return 100.0 * (larger + 0.5 * equal) / sizes.size
 
 
-def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = None) -> Review:
-    """Return the review of a game played as (guess row, code) `steps`; ValueError (one line) for a
-    history the game refuses (ReviewError when empty). `budget`: seconds per rating (default: the
-    solver's)."""
+def solver_play(game: Game, answer: int, guesses: int) -> tuple[tuple[int, int], ...]:
+    """Return the solver's own game against target row `answer`: (guess row, code) for each guess, until it
+    wins or has made `guesses` guesses."""
+    solver = get_solver(game)
+    state = replay(solver, ())
+    played = []
+    while len(played) < guesses:
+        row = solver.guess_row(state) if state.remaining > 1 else int(game.target_index[state.candidate_positions[0]])
+        code = game.code(row, answer)
+        played.append((row, code))
+        if code == game.win_code:
+            break
+        state = solver.advance(state, row, code)
+    return tuple(played)
+
+
+def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = None,
+           answer: int | None = None, limit: int | None = None, own: bool = True) -> Review:
+    """Return the review of a game played as (guess row, code) `steps`, with the solver's own game beside it
+    when the answer is known (`answer`, a target row: given, else the winning guess, else the one candidate
+    left); ValueError (one line) for a history the game refuses (ReviewError when empty), or an answer the
+    history rules out. `budget`: seconds per rating (default: the solver's). `limit`: the guesses the game
+    allowed, if not the game's own (a board of several: guesses past the game's own limit are valued
+    playing on past it). `own`: play the solver's own game for the answer (else none is given)."""
     if not steps:
         raise ReviewError("nothing to review: give the game's guesses (GUESS=FEEDBACK, or guesses with --answer)")
-    check_guess_limit(game, len(steps))
+    if limit is None:
+        check_guess_limit(game, len(steps))
+    elif len(steps) > limit:
+        raise GuessLimitError(f"{len(steps)} guesses on a board, more than the {limit} the game allows")
     solver = get_solver(game)
     final = replay(solver, steps)  # checks the whole history first: one error before any work
-    del final
+    won = steps[-1][1] == game.win_code
+    if answer is None and (won or final.remaining == 1):
+        answer = steps[-1][0] if won else int(game.target_index[final.candidate_positions[0]])
+    if answer is not None and any(game.code(row, answer) != code for row, code in steps):
+        raise ReviewError(f"{game.labels[answer]} does not give the feedback of this game")
     reviewed = []
     for number, (row, code) in enumerate(steps, start=1):
         state = replay(solver, steps[:number - 1])
@@ -203,13 +263,96 @@ def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = 
         rated = values.rate(state, [row, best_row], budget, large=True) if positions.size > 1 else {}
         player, best = rated.get(row), rated.get(best_row)
         if positions.size == 1:
-            one = ToGo(best_row, 1.0, 1, values.PROVEN, "search")
+            left = values.guesses_left(state)
+            one = ToGo(best_row, 1.0, 1, values.PROVEN, values.RULE, 1, left=left)
             player, best = (one if row == best_row else None), one
-            if row != best_row:
-                player = ToGo(row, 2.0, 2, values.PROVEN, "search")  # a miss, then the answer
-        if player is not None and best is not None and player.expected < best.expected - TIE:
+            if row != best_row:  # a miss, then the answer
+                player = ToGo(row, 2.0, 2, values.PROVEN, values.RULE, 1, lost=int(left == 1), left=left)
+        if player is not None and best is not None and better(player, best):
             best_row, best = row, player  # the search found the player's guess better than the solver's
         reviewed.append(GuessReview(number, game.labels[row], show_feedback(game, code), int(positions.size), after,
-                                    expected_after, player, game.labels[best_row], best, luck_of(sizes, after)))
-    won = steps[-1][1] == game.win_code
-    return Review(game.title, tuple(reviewed), won, game.max_guesses)
+                                    expected_after, player, game.labels[best_row], best, luck_of(sizes, after),
+                                    state.candidates))
+    limit = game.max_guesses if limit is None else limit
+    mine = () if answer is None or not own else solver_play(game, answer, (game.max_guesses or len(steps)) + OVERTIME_PLAY)
+    return Review(game.title, tuple(reviewed), won, limit, None if answer is None else game.labels[answer], mine, game)
+
+
+@dataclass(frozen=True)
+class BoardsReview:
+    """A game of several boards reviewed: each board as a game of its own (`Review`) over the guesses made
+    while it was open, and the solver's own game of all the boards for the same answers."""
+
+    boards: tuple[Review, ...]
+    limit: int  # the guesses the game allows
+    answers: tuple[str, ...]
+    solver_game: tuple[tuple[int, tuple[int, ...]], ...]  # (guess row, code per board, SOLVED once solved)
+    guesses: int  # the guesses the player made
+
+    @property
+    def won(self) -> bool:
+        return all(board.won for board in self.boards)
+
+    def counted(self) -> list[GuessReview]:
+        """Return the guesses that count in the scores: on each board, those made while it was open, but a
+        guess made once a board's answer was known that is not that answer (played for another board: it costs
+        that board nothing of its own)."""
+        return [g for board in self.boards for g in board.guesses if not (g.decided and g.guess != board.answer)]
+
+    @property
+    def cost(self) -> float:
+        return sum(g.cost for g in self.counted() if g.cost is not None)
+
+    @property
+    def exact(self) -> bool:
+        return all(g.exact for g in self.counted())
+
+    @property
+    def skill(self) -> int | None:
+        """Return the mean skill of the counted guesses (`counted`; as `Review.skill` counts them), 0-100."""
+        scores = [g.skill for g in self.counted() if g.skill is not None and (not g.decided or g.cost)]
+        return round(sum(scores) / len(scores)) if scores else None
+
+    @property
+    def luck(self) -> int | None:
+        scores = [g.luck for g in self.counted() if not g.decided]
+        return round(sum(scores) / len(scores)) if scores else None
+
+    def cost_text(self) -> str:
+        return ("" if self.exact else "~") + figure(self.cost)
+
+    def share(self) -> str:
+        """Return a one-line summary: the guesses each board took (X unsolved), skill, luck and cost."""
+        taken = "&".join(str(len(board.guesses)) if board.won else "X" for board in self.boards)
+        luck = f", luck {self.luck}" if self.luck is not None else ""
+        return (f"deduce review: {len(self.boards)} boards {taken}/{self.limit}, skill {self.skill}{luck}, "
+                f"{self.cost_text()} guesses lost")
+
+
+def review_boards(game: Game, guesses: Sequence[int], answers: Sequence[int],
+                  solver_game: Sequence[tuple[int, tuple[int, ...]]] = (), budget: float | None = None) -> BoardsReview:
+    """Return the review of a game of several boards: guess rows `guesses` played against one target row of
+    `answers` per board, the game allowing `guesses_allowed` of them; each board reviewed as a game of its own
+    (`review`) over the guesses up to the one that solved it, and `solver_game` (the solver's own play of
+    these answers, `solver.analysis.boards.play`) beside. ReviewError for no guess, or a guess after every
+    board was solved; GuessLimitError past `limit`."""
+    if not guesses:
+        raise ReviewError("nothing to review: give the game's guesses and its answers")
+    limit = guesses_allowed(len(answers))
+    if len(guesses) > limit:
+        raise GuessLimitError(f"{len(answers)} boards allow {limit} guesses, got {len(guesses)}: the game is lost "
+                              f"after guess {limit}; review its first {limit}")
+    boards = []
+    for answer in answers:
+        steps = []
+        for row in guesses:
+            steps.append((int(row), game.code(int(row), int(answer))))
+            if steps[-1][1] == game.win_code:
+                break
+        boards.append(review(game, steps, budget, answer=int(answer), limit=limit, own=False))
+    solved_at = max(len(board.guesses) for board in boards)
+    if all(board.won for board in boards) and solved_at < len(guesses):
+        raise ReviewError(f"guess {solved_at + 1} comes after every board was solved")
+    return BoardsReview(tuple(boards), limit, tuple(game.labels[int(a)] for a in answers), tuple(solver_game),
+                        len(guesses))
+

@@ -172,7 +172,9 @@ def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[R
     for i in span:
         row, worst = int(rows.guess[i]), int(rows.worst[i])
         scored = Scored(row, game.labels[row], float(rows.expected_left[i]), float(rows.entropy[i]), bool(rows.possible[i]))
-        to_go = ToGo(row, float(rows.to_go[i]), worst if worst >= 0 else None, rows.kind[i], rows.source[i])
+        to_go = ToGo(row, float(rows.to_go[i]), worst if worst >= 0 else None, rows.kind[i],
+                     values.ahead_source(rows.source[i]), state.remaining, int(rows.lost[i]), bool(rows.lost_exact[i]),
+                     values.guesses_left(state))
         ranked.append(Ranked(scored, to_go, bool(rows.solver[i])))
     return ranked, rows.note[span.start]
 
@@ -188,9 +190,12 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
     game = scores.game
     chosen = state.solver.guess_row(state)
     pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
+    if values.guesses_left(state) == 1:  # the last guess: only a candidate can win, so the candidates are ranked
+        pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(scores.candidates, "expected")
+                                              if s.possible][:max(top, 1)]))
     rated = values.rate(state, pool, budget)
     if rated[chosen].kind == values.ESTIMATE:  # rated alone, as "Why" rates it: the solver's guess gets its value
-        rated[chosen] = values.rate(state, [chosen], budget, large=True)[chosen]
+        rated[chosen] = values.rate_alone(state, chosen, budget)
     figures = scores.figures(pool)
     ranked = sorted((Ranked(figures[row], rated.get(row), row == chosen) for row in pool),
                     key=lambda r: values.order_key(game, r.scored.row, r.to_go, r.scored.possible, r.scored.expected,
@@ -217,30 +222,43 @@ def report(game: Game, result: Hint, show: int = 0) -> list[str]:
 
 
 def table(ranked: list[Ranked]) -> list[str]:
-    """Return the lines of the ranking table: rank, guess, guesses to go, worst case, expected
-    candidates left, entropy (bits), possible answer, and which is the solver's guess."""
+    """Return the lines of the ranking table: rank, guess, guesses to go (with the candidates it cannot
+    finish within the guess limit, `ToGo.short_limit`), worst case, expected candidates left, entropy
+    (bits), possible answer, and which is the solver's guess."""
     width = max([len(r.label) for r in ranked] + [5])
-    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>7}  {'worst':>5}  {'expected left':>13}  {'entropy':>7}  possible"]
-    for number, r in enumerate(ranked, start=1):
+    cells = [(r.to_go.text() + (" " + r.to_go.short_limit() if r.to_go.lost else "")) if r.to_go is not None else "?"
+             for r in ranked]
+    go_width = max([len(c) for c in cells] + [7])
+    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>{go_width}}  {'worst':>5}  {'expected left':>13}  {'entropy':>7}  "
+             "possible"]
+    for number, (r, go) in enumerate(zip(ranked, cells), start=1):
         s, to_go = r.scored, r.to_go
-        go = to_go.text() if to_go is not None else "?"
         worst = str(to_go.worst) if to_go is not None and to_go.worst is not None else "-"
         mark = "  (the solver's guess)" if r.solver else ""
-        lines.append(f"{number:>4}  {s.label:<{width}}  {go:>7}  {worst:>5}  {s.expected:>13.3f}  {s.entropy:>7.3f}  "
+        lines.append(f"{number:>4}  {s.label:<{width}}  {go:>{go_width}}  {worst:>5}  {s.expected:>13.3f}  {s.entropy:>7.3f}  "
                      f"{'yes' if s.possible else 'no ':<3}{mark}".rstrip())
     return lines
 
 
 def legend(ranked: list[Ranked]) -> list[str]:
-    """Return the notes below the table for the marks it uses."""
+    """Return the notes below the table for the marks it uses, and where the values come from."""
     kinds = {r.to_go.kind for r in ranked if r.to_go is not None}
     notes = []
     if values.PROVEN in kinds:
-        notes.append("a plain figure is proven optimal by the exact search (within the game's guess limit)")
+        notes.append("a plain figure is proven optimal (within the game's guess limit)")
     if values.APPROXIMATE in kinds:
         notes.append("~ the best strategy found in the time allowed (not proven: the optimum is at most this)")
     if values.BOUND in kinds:
-        notes.append(">= a proven lower bound (from the opener ranking: it cannot beat the best opener)")
+        notes.append(">= a proven lower bound")
+    if values.ESTIMATE in kinds:
+        notes.append("≈ a quick estimate from the groups the guess leaves, not a search's value")
     if any(r.to_go is None for r in ranked):
         notes.append("? not rated within the time allowed (--budget SECONDS or --exact to wait longer)")
-    return ["", "To go: " + "; ".join(notes) + "."] if notes else []
+    lost = [r.to_go for r in ranked if r.to_go is not None and r.to_go.lost]
+    if lost:
+        left = lost[0].left
+        notes.append(f"-N: N answers cannot be finished within the {plural(left, 'guess', 'guesses')} left, whatever "
+                     "is played after it (-N+: at least N), and the figure counts the game played on past the limit")
+    sources = sorted({r.to_go.describe() for r in ranked if r.to_go is not None})
+    out = ["", "To go: " + "; ".join(notes) + "."] if notes else []
+    return out + (["From: " + "; ".join(sources) + "."] if sources else [])

@@ -406,7 +406,7 @@ def hint(
         _live(ctx, chosen, budget, live, prove)
         steps = [notation.parse_step(chosen, step) for step in history or []]
         result = scores.hint(chosen, steps, top)
-        reasons = why.hint_lines(chosen, steps, explain)
+        reasons = why.hint_lines(chosen, steps, explain, [r.to_go for r in result.ranked])
     _say(scores.report(chosen, result, candidates))
     _say([""] + reasons if reasons else [])
 
@@ -420,6 +420,9 @@ def review(
     answer: Annotated[Optional[str], typer.Option(
         "--answer", "-a", metavar="ANSWER", show_default=False,
         help="The answer: give bare guesses, their feedback is computed.")] = None,
+    words: Annotated[bool, typer.Option(
+        "--words", help="List the answers still possible before each guess.")] = False,
+    boards: BoardCount = 1,
     hard: Hard = False, answers: Answers = None, guesses: Guesses = None, variant: Variant = None,
     all_words: AllWords = False,
     size: Size = 5, lists: Lists = "original",
@@ -430,17 +433,35 @@ def review(
     For every guess: the candidates before and after, the candidates it was expected to leave, the
     luck of the draw (0-100), the expected guesses to finish with it and with the best guess (from
     the tree, the opener ranking or the exact search within --budget a rating; ~ marks a value not
-    proven: --exact waits for the proofs), the best guess and the cost. Then the guesses lost in
-    all, a skill and a luck score (0-100, the first guess counts) and a line to share.
+    proven: --exact waits for the proofs), the best guess and the cost, and what a guess cannot
+    guarantee within the guess limit. Then the guesses lost in all, a skill and a luck score (0-100,
+    the first guess counts), the solver's own game for the same answer (when it is known: given,
+    won, or the one left) and a line to share; --words lists the answers possible before each guess.
+
+    With --boards N (Dordle 2, Quordle 4): the bare guesses and --answer with the N answers; each board
+    is reviewed as a Wordle game of its own over the guesses made while it was open (no optimum of
+    several boards is known: the best guess is the best for that board alone), beside the solver's
+    own game of all the boards: `deduce review wordle --boards 2 SALET CRONY ... --answer CRONY,FLOOR`.
 
     Examples: `deduce review wordle CRANE=RYRGR BURNT=GGGGG`, `deduce review wordle CRANE BURNT --answer BURNT`
     """
     with domain_errors():
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
+        if boards > 1:
+            several.check_boards(chosen, boards)
+            if answer is None:
+                raise UsageError(f"--boards {boards} needs --answer with the {boards} answers (comma-separated) and "
+                                 "the bare guesses")
+            targets = several.parse_answers(chosen, [answer], boards)
+            rows = reviews.bare_guesses(chosen, history)
+            result = game_review.review_boards(chosen, rows, targets, several.play(chosen, targets))
+            _say(reviews.board_lines(result, words))
+            return
         steps = reviews.parse_game(chosen, history, answer)
-        result = game_review.review(chosen, steps)
-    _say(reviews.lines(result, chosen.max_guesses))
+        target = None if answer is None else reviews.answer_row(chosen, answer)
+        result = game_review.review(chosen, steps, answer=target)
+    _say(reviews.lines(result, chosen.max_guesses, words))
 
 
 @app.command()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from solver.analysis.notation import parse_guess
-from solver.analysis.values import opener_ranking
+from solver.analysis.values import UNFINISHABLE, figure, opener_ranking, ordinal
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.progress import make_progress
@@ -101,16 +101,32 @@ def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = Non
 
 
 def ranked_lines(game: Game, rows: list[int]) -> list[str]:
-    """Return what the ranking file says of each of `rows` it holds: its exact total or a proven
-    lower bound, saying which (none when it holds none of them)."""
+    """Return what the ranking file says of each of `rows` it holds: its exact total, a proven lower bound,
+    or that no tree opening with it finishes every answer within the guess limit (none when it holds none
+    of them); then how many of its openers are known to finish within the limit and how many cannot."""
     held = opener_ranking(game)
+    limit = game.max_guesses
     out = []
     for row in rows:
-        if row in held:
-            total, proven, _ = held[row]
+        if row not in held:
+            continue
+        total, proven, _ = held[row]
+        if total >= UNFINISHABLE:
+            out.append(f"  {game.labels[row]}: cannot guarantee {limit} (proven): at least 1 answer needs a "
+                       f"{ordinal(limit + 1)} guess, whatever is played after it")
+        else:
             what = "exact (the least total of a tree opening with it)" if proven else "a proven lower bound"
-            out.append(f"  {game.labels[row]} {'' if proven else '>= '}{total}: {what}")
-    return ["In the exact opener ranking (deduce openers --exact --all):"] + out if out else []
+            out.append(f"  {game.labels[row]} {'' if proven else '>= '}{total} ({figure(total / game.n_targets)} a "
+                       f"game): {what}")
+    if not out:
+        return []
+    cannot = sum(total >= UNFINISHABLE for total, _, _ in held.values())
+    exact = sum(proven for _, proven, _ in held.values())
+    counts = (f"  of its {len(held)} openers, {exact} have an exact total (each finishes every answer within "
+              f"{limit}), {cannot} are proven unable to guarantee {limit}, and the rest were cut off with a lower "
+              "bound once they could not beat the best") if limit is not None else \
+        f"  of its {len(held)} openers, {exact} have an exact total, the rest a lower bound"
+    return ["In the exact opener ranking (deduce openers --exact --all):"] + out + [counts]
 
 
 def rank_all(game: Game, keep: int = 1, cutoff: int | None = None, selection: str | None = None, jobs: int = 2,

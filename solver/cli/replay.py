@@ -9,6 +9,7 @@ from pathlib import Path
 
 from solver.analysis.notation import label_list, plural
 from solver.analysis.playout import Opener, Result
+from solver.analysis.values import figure
 from solver.core import atomic
 from solver.core.registry import UsageError
 
@@ -97,10 +98,16 @@ def plot(result: Result, path: Path) -> None:
 def openers_table(rows: list[Opener]) -> list[str]:
     """Return the lines of the openers table (ranked by total guesses)."""
     width = max([len(o.label) for o in rows] + [6])
+    limit = rows[0].result.allowed if rows else None
+    over = f"  {'over ' + str(limit):>7}" if limit is not None else ""
     lines = [f"{'rank':>4}  {'opener':<{width}}  {'expected left':>13}  {'entropy':>7}  {'total':>7}  "
-             f"{'mean':>6}  {'max':>3}  {'time':>6}"]
+             f"{'mean':>6}  {'max':>3}{over}  {'time':>6}"]
     for rank, o in enumerate(rows, start=1):
         mark = " (tree)" if o.is_tree_opener else ""
+        lost = f"  {o.result.over_limit:>7}" if limit is not None else ""
         lines.append(f"{rank:>4}  {o.label:<{width}}  {o.expected:>13.3f}  {o.entropy:>7.3f}  {o.result.total:>7}  "
-                     f"{o.result.mean:>6.3f}  {o.result.worst:>3}  {o.result.seconds:>5.1f}s{mark}")
+                     f"{figure(o.result.mean):>6}  {o.result.worst:>3}{lost}  {o.result.seconds:>5.1f}s{mark}")
+    if limit is not None and any(o.result.over_limit for o in rows):
+        lines += ["", f"over {limit}: the answers the solver's play takes more than {limit} guesses to find (the "
+                  "total and mean count every guess, past the limit too)"]
     return lines

@@ -24,6 +24,7 @@ from solver.analysis.notation import (
     show_guess,
     show_label,
 )
+from solver.analysis.values import figure
 from solver.analysis.walk import feedback_codes, start_state, verdict
 from solver.cli.why import why_lines
 from solver.core.runtime import get_solver
@@ -81,7 +82,7 @@ class SolveSession:
 
     def why(self) -> list[str]:
         """Return the explanation of the proposed guess (`solver.analysis.explain`)."""
-        return why_lines(explain_state(self.state, self.guess))
+        return why_lines(explain_state(self.state, self.guess), self.state.solver.game.max_guesses)
 
     def handle(self, line: str) -> list[str]:
         game = self.game
@@ -108,7 +109,7 @@ class SolveSession:
             return [f"Identified: the answer is {answer}; play it as guess #{guesses + 1}."]
         lines = [f"{plural(state.remaining, 'candidate remains', 'candidates remain')}."]
         if was_on_tree and state.node is None:
-            lines.append("(this leaves the precomputed tree: computing live)")
+            lines.append("(this leaves the precomputed tree)")
         self.guess = self.solver.guess_row(state)
         if state.node is None:
             lines.append(live_note(state))
@@ -125,13 +126,20 @@ class SolveSession:
 
 
 def live_note(state) -> str:
-    """Return what a live guess is worth: proven optimal, the best found (top-k search or a large state's
-    shortlist: a real strategy's value), or the greedy rule's."""
-    value = state.value
+    """Return where an off-tree guess comes from and what it is worth, as `State.source` says: the opener
+    book (computed ahead), a live proof, a live strategy found (top-k search or a large state's shortlist: a
+    real strategy's value, at most this), the plain play of one or two candidates, or the greedy rule's."""
+    value, source = state.value, state.source
+    if source == "book":
+        proof = "proven optimal" if state.exact else "the best strategy found, not proven"
+        return f"(from the opener book, computed ahead: {proof}, {figure(value)} guesses expected from here, " \
+               "this one included)"
+    if source == "rule":
+        return f"(proven optimal: {figure(value)} guesses expected from here, this one included)"
     if state.exact:
-        return f"(proven optimal live: {value:.3f} guesses expected from here, this one included)"
+        return f"(a live proof: proven optimal, {figure(value)} guesses expected from here, this one included)"
     if value is not None:
-        return f"(not proven: the best found in the time allowed, {value:.3f} guesses expected from here)"
+        return f"(a live strategy found, not proven: {figure(value)} guesses expected from here at most)"
     if state.solver.live != "exact":
         return "(not proven: the greedy rule's guess, as --live greedy asks)"
     return "(not proven: the greedy rule's guess; the exact search did not finish in the time allowed)"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from solver.analysis.notation import history_text, label_list, show_feedback
+from solver.analysis.values import figure
 from solver.analysis.walk import NodeArrays, play_out, replay
 from solver.core.runtime import Solver, State
 from solver.core.registry import UsageError
@@ -50,7 +51,10 @@ def summary(view: View, show: int) -> list[str]:
     elif view.solver.tree is None:
         lines.append("no precomputed tree file for this game: computed live")
     elif view.live:
-        lines.append("this history leaves the precomputed tree: computed live")
+        first = {"book": "its guess from the opener book, computed ahead", "rule": "its guess plain (one or two "
+                 "candidates)"}.get(view.state.source, "its guess computed live")
+        lines.append(f"this history leaves the precomputed tree: {first}, the guesses below it played out live "
+                     "(the solver's strategy: at most these figures)")
     else:
         lines.append(f"tree node {node} at depth {int(nodes.depth[node])}")
     remaining = int(nodes.remaining[node])
@@ -58,7 +62,7 @@ def summary(view: View, show: int) -> list[str]:
     shown = view.state.candidates[:show] if show else view.state.candidates
     more = f" (first {len(shown)})" if len(shown) < remaining else ""
     lines.append(f"candidates: {remaining}{more}: {label_list(game, shown)}" if shown else f"candidates: {remaining}")
-    lines.append(f"guesses from here, this one included: {nodes.expected(node):.3f} expected, "
+    lines.append(f"guesses from here, this one included: {figure(nodes.expected(node))} expected, "
                  f"{nodes.worst(node)} at worst")
     return lines
 
@@ -66,7 +70,7 @@ def summary(view: View, show: int) -> list[str]:
 def _node_text(view: View, n: int) -> str:
     nodes = view.nodes
     return (f"{view.solver.game.labels[int(nodes.guess[n])]}  ({int(nodes.remaining[n])} left, "
-            f"{nodes.expected(n):.2f} expected, {nodes.worst(n)} worst)")
+            f"{figure(nodes.expected(n))} expected, {nodes.worst(n)} worst)")
 
 
 def indented(view: View, levels: int) -> list[str]:

@@ -116,6 +116,8 @@ HINTS_SCHEMA = pa.schema([
     ("worst", pa.int16()),
     ("kind", pa.string()),
     ("source", pa.string()),
+    ("lost", pa.int32()),  # candidates the guess cannot finish within the guess limit (`ToGo.lost`)
+    ("lost_exact", pa.bool_()),  # False: `lost` is a lower bound (0: not known)
     ("expected_left", pa.float64()),
     ("entropy", pa.float64()),
     ("possible", pa.bool_()),
@@ -431,6 +433,8 @@ class HintRows:
     worst: np.ndarray
     kind: list[str]
     source: list[str]
+    lost: np.ndarray
+    lost_exact: np.ndarray
     expected_left: np.ndarray
     entropy: np.ndarray
     possible: np.ndarray
@@ -457,10 +461,11 @@ def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[s
     path = artifact_path(HINTS, game, folder)
     if table.schema.remove_metadata() != HINTS_SCHEMA:
         raise ArtifactError(f"{path} has columns {', '.join(table.schema.names)}, not those of hints: {REBUILD}")
-    node, opener, code, guess, to_go, worst, left, entropy = (
+    node, opener, code, guess, to_go, worst, lost, left, entropy = (
         table.column(name).to_numpy() for name in
-        ("node", "opener", "feedback", "guess", "to_go", "worst", "expected_left", "entropy"))
-    possible, solver = (table.column(name).to_numpy(zero_copy_only=False) for name in ("possible", "solver"))
+        ("node", "opener", "feedback", "guess", "to_go", "worst", "lost", "expected_left", "entropy"))
+    possible, solver, lost_exact = (table.column(name).to_numpy(zero_copy_only=False)
+                                    for name in ("possible", "solver", "lost_exact"))
     kind, source, note, text = (table.column(name).to_pylist() for name in ("kind", "source", "note", "guess_text"))
     problem = None
     book = node < 0
@@ -476,13 +481,14 @@ def read_hints(game: Game, folder: Path | None = None) -> tuple[HintRows, dict[s
         problem = "a guess_text that is not its guess's"
     elif not set(kind) <= set(HINT_KINDS):
         problem = f"a kind not among {', '.join(HINT_KINDS)}"
-    elif np.any(~(to_go >= 1)) or np.any(~(left >= 0)) or np.any(worst < -1):
-        problem = "a value out of range (to_go below 1, expected_left below 0 or worst below -1)"
+    elif np.any(~(to_go >= 1)) or np.any(~(left >= 0)) or np.any(worst < -1) or np.any(lost < 0):
+        problem = "a value out of range (to_go below 1, expected_left below 0, worst below -1 or lost below 0)"
     elif not _one_solver_row_each(node, book, book_keys, solver):
         problem = "a state without exactly one solver row"
     if problem:
         raise ArtifactError(f"{path} does not fit {game.title}: {problem}: {REBUILD}")
-    return HintRows(node, opener, code, guess, to_go, worst, kind, source, left, entropy, possible, solver, note), meta
+    return HintRows(node, opener, code, guess, to_go, worst, kind, source, lost, lost_exact, left, entropy, possible,
+                    solver, note), meta
 
 
 def _one_solver_row_each(node: np.ndarray, book: np.ndarray, book_keys: np.ndarray, solver: np.ndarray) -> bool:

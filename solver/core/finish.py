@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.core.strategy import pick
+
 
 @lru_cache(maxsize=16)
 def _fit(tree) -> tuple[float, float] | None:
@@ -38,3 +40,29 @@ def finish_guesses(n_codes: int, sizes, tree=None) -> np.ndarray:
     else:
         large = 1.0 + np.log(np.maximum(k, 1.0)) / math.log(max(n_codes - 1, 2))
     return np.where(k <= 1, 1.0, np.where(k == 2, 1.5, np.maximum(large, 1.5)))
+
+
+def lost_with_two(game, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Return, per guess row of `rows`, how many of the candidate `targets` no play finishes when it is
+    played with two guesses left: each group of its feedback keeps one for the last guess and loses the
+    rest (a win is a group of its own, and loses nothing)."""
+    from solver.core import scoring  # defers Numba to the compute path
+
+    codes = np.sort(scoring.feedback_table(game, np.asarray(rows, dtype=np.int64), targets), axis=1)
+    groups = 1 + (np.diff(codes, axis=1) != 0).sum(axis=1)
+    return targets.size - groups.astype(np.int64)
+
+
+def within_limit_pick(game, rows: np.ndarray, targets: np.ndarray, left: int) -> int:
+    """Return the guess row to play with `left` guesses left (1 or 2) when no strategy is known to finish
+    every candidate `targets`: with one left a candidate (only it can win), with two one of `rows` losing
+    the fewest candidates (`lost_with_two`); among those the greedy rule's (`strategy.pick`: the fewest
+    candidates expected to be left, then a candidate, then the lowest row)."""
+    from solver.core import scoring  # defers Numba to the compute path
+
+    rows = np.unique(targets) if left <= 1 else np.asarray(rows, dtype=np.int64)
+    if left > 1:
+        lost = lost_with_two(game, rows, targets)
+        rows = rows[lost == lost.min()]
+    sum_sq, _ = scoring.partition_scores(game, rows, targets)
+    return int(rows[pick(sum_sq, np.isin(rows, targets))])

@@ -1,6 +1,7 @@
 """The generic runtime solver: look the state up in the precomputed tree, else compute live.
 
-`Solver(game)` opens the game's tree artifact lazily on first use. While a game follows the tree,
+`Solver(game)` opens the game's tree artifact lazily on first use (as its opener book: each once, under a
+lock, and published whole; threads arriving meanwhile wait for it). While a game follows the tree,
 `next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
 guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
 user's own), the solver filters the candidates by the history and chooses with the same greedy
@@ -21,7 +22,7 @@ import logging
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from solver.core import strategy
-from solver.core.finish import finish_guesses
+from solver.core.finish import finish_guesses, within_limit_pick
 from solver.core.search.live import VALUES, ExactChoice, ExactLive, check_running
 from solver.core.game import Game, is_integer
 from solver.core.limits import excerpt
@@ -134,12 +135,26 @@ class State:
         return self._live.get("exact")
 
     @property
+    def source(self) -> str:
+        """Return where the proposed guess comes from: "tree", "book" (the opener book, computed ahead),
+        "live" (computed now: `exact` says whether proven) or "rule" (one or two candidates: play one). Asks
+        for the guess."""
+        self.solver.guess_row(self)
+        if self.node is not None and self.solver.tree is not None:
+            return "tree"
+        if self.remaining <= 2:
+            return "rule"
+        return self._live.get("source", "live")
+
+    @property
     def exact(self) -> bool:
         """Return True when the proposed guess is proven optimal (within the game's guess limit): on a
         tree built in prove mode, or chosen off the tree by a finished proof. Asks for the guess."""
         self.solver.guess_row(self)
         if self.node is not None and self.solver.tree is not None:
             return self.solver.tree.proven
+        if self.remaining <= 2:  # one of them played: the least possible
+            return True
         choice = self.exact_choice
         return choice is not None and choice.exact
 
@@ -148,8 +163,8 @@ class State:
         """Return the expected guesses from here, the proposed one included (over equally likely
         candidates): the tree's, or the exact search's (proven when `exact`, else the total of the
         top-k strategy found); None for a greedy live guess, whose play-out is not computed here."""
-        if self.remaining == 1:
-            return 1.0
+        if self.remaining <= 2:
+            return 1.0 if self.remaining == 1 else 1.5
         self.solver.guess_row(self)
         tree = self.solver.tree
         if self.node is not None and tree is not None:
@@ -218,11 +233,15 @@ class Solver:
         self._choices_lock = threading.Lock()
         self._use_tree = use_tree
         self._folder = folder
-        self._tree: Tree | None | bool = None if use_tree else False
+        # the artifacts loaded on first use (`tree`, `book`): None until then, each published whole, once,
+        # by the thread that loads it under its lock (threads arriving meanwhile wait, then read it)
+        self._tree: Tree | None | bool = None if use_tree else False  # False: no usable tree
+        self._tree_error: str | None = None  # set before `_tree` is published
+        self._tree_lock = threading.Lock()
         self._use_book = bool(use_book)
-        self._book: dict | None = None if use_tree and use_book else {}  # {}: no book
-        self.tree_error: str | None = None  # why the tree file is unusable (None: loaded, absent or unwanted)
-        self.book_sha256 = ""  # the content checksum of the opener book once loaded ("": none)
+        # (book, its content checksum): ({}, "") without one
+        self._book: tuple[dict, str] | None = None if use_tree and use_book else ({}, "")
+        self._book_lock = threading.Lock()
 
     def _finish(self, sizes: np.ndarray) -> np.ndarray:
         """Return F(k) for the set sizes k (`solver.core.finish`), fitted to this solver's tree if it has one."""
@@ -244,22 +263,37 @@ class Solver:
 
     @property
     def tree(self) -> Tree | None:
-        """Return the loaded tree, loading it on first use; None if there is no usable tree."""
-        if self._tree is None:
-            from solver.core import artifacts  # defers pyarrow to the first tree lookup
+        """Return the loaded tree, loading it on first use (once: other threads wait for it); None if
+        there is no usable tree."""
+        tree = self._tree
+        if tree is None:
+            with self._tree_lock:
+                tree = self._tree
+                if tree is None:
+                    tree = self._tree = self._load_tree()  # published whole, its `tree_error` first
+        return tree or None
 
-            try:
-                self._tree = Tree(self.game, self._folder)
-            except artifacts.MissingTableError as err:
-                log.info("no tree file for %s (%s): computing live", self.game.title, err)
-                self._tree = False
-            except artifacts.ArtifactError as err:
-                self.tree_error = " ".join(str(err).split())
-                self._tree = False
-                if self.tree_error not in _WARNED:  # once per process and file (and problem)
-                    _WARNED.add(self.tree_error)
-                    log.warning("no usable tree for %s, computing live: %s", self.game.title, self.tree_error)
-        return self._tree or None
+    @property
+    def tree_error(self) -> str | None:
+        """Return why the tree file is unusable (loading the tree first if need be); None when the tree
+        is loaded, absent or unwanted."""
+        self.tree  # noqa: B018 - loads it: the reason is known once the file was read
+        return self._tree_error
+
+    def _load_tree(self) -> Tree | bool:
+        """Read the tree file: the Tree, or False when there is no usable one (logged; `_tree_error` set)."""
+        from solver.core import artifacts  # defers pyarrow to the first tree lookup
+
+        try:
+            return Tree(self.game, self._folder)
+        except artifacts.MissingTableError as err:
+            log.info("no tree file for %s (%s): computing live", self.game.title, err)
+        except artifacts.ArtifactError as err:
+            self._tree_error = problem = " ".join(str(err).split())
+            if problem not in _WARNED:  # once per process and file (and problem)
+                _WARNED.add(problem)
+                log.warning("no usable tree for %s, computing live: %s", self.game.title, problem)
+        return False
 
     # -- the public protocol ------------------------------------------------------------------
     def initial_guess(self) -> tuple[str, State]:
@@ -322,22 +356,39 @@ class Solver:
     @property
     def book(self) -> dict[tuple[int, int], tuple[int, int, int, bool, int]]:
         """Return the opener book {(opener row, code): (guess row, candidates, total, proven, lower bound)}
-        (`solver.core.artifacts.read_book`), loaded on first use; {} without a usable one (logged)."""
-        if self._book is None:
-            from solver.core import artifacts  # defers pyarrow to the first book lookup
+        (`solver.core.artifacts.read_book`), loaded on first use (once: other threads wait for it); {}
+        without a usable one (logged)."""
+        return self._loaded_book()[0]
 
-            self._book = {}
-            try:
-                self._book, meta = artifacts.read_book(self.game, self._folder)
-                self.book_sha256 = meta.get("content_sha256", "")
-            except artifacts.MissingTableError:
-                log.info("no opener book for %s", self.game.title)
-            except artifacts.ArtifactError as err:
-                problem = " ".join(str(err).split())
-                if problem not in _WARNED:
-                    _WARNED.add(problem)
-                    log.warning("opener book of %s not used: %s", self.game.title, problem)
-        return self._book
+    @property
+    def book_sha256(self) -> str:
+        """Return the content checksum of the opener book `book` holds, loading it if need be ("": none)."""
+        return self._loaded_book()[1]
+
+    def _loaded_book(self) -> tuple[dict, str]:
+        loaded = self._book
+        if loaded is None:
+            with self._book_lock:
+                loaded = self._book
+                if loaded is None:
+                    loaded = self._book = self._read_book()  # the book and its checksum, published together
+        return loaded
+
+    def _read_book(self) -> tuple[dict, str]:
+        """Read the opener book file: (book, its content checksum), or ({}, "") without a usable one (logged)."""
+        from solver.core import artifacts  # defers pyarrow to the first book lookup
+
+        try:
+            book, meta = artifacts.read_book(self.game, self._folder)
+            return book, meta.get("content_sha256", "")
+        except artifacts.MissingTableError:
+            log.info("no opener book for %s", self.game.title)
+        except artifacts.ArtifactError as err:
+            problem = " ".join(str(err).split())
+            if problem not in _WARNED:
+                _WARNED.add(problem)
+                log.warning("opener book of %s not used: %s", self.game.title, problem)
+        return {}, ""
 
     def book_choice(self, state: State) -> ExactChoice | None:
         """Return the opener book's choice of an off-tree state one guess into the game (its value proven,
@@ -358,18 +409,19 @@ class Solver:
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
         if "choice" not in state._live:
-            booked = self.book_choice(state)
+            booked, source = self.book_choice(state), "book"
             if booked is not None and not booked.exact:  # the book's best found, not proven: the live search may beat it
                 _, exact = self.choose_off_tree(state.candidate_positions, state.history)
                 if exact is not None and exact.total < booked.total:
-                    booked = exact
+                    booked, source = exact, "live"
             if booked is not None:
-                state._live["choice"], state._live["exact"] = None, booked
+                state._live["choice"], state._live["exact"], state._live["source"] = None, booked, source
         if "choice" not in state._live:
             if not state.history:
                 self._warn_whole_game_live()
             state._live["choice"], state._live["exact"] = self.choose_off_tree(state.candidate_positions,
                                                                                state.history)
+            state._live["source"] = "live"
         exact = state._live["exact"]
         return exact.guess if exact is not None else state._live["choice"].guess
 
@@ -397,6 +449,12 @@ class Solver:
             left = max(strategy.safety_seconds(self.budget) - choice.seconds, 0.0)  # the safety net's
             exact, clocked = self.exact_live.choose_checked(positions, history, self.budget, seconds=left)
             cut = cut or clocked
+        left = None if self.game.max_guesses is None else self.game.max_guesses - len(history)
+        if exact is None and left is not None and left <= 2 and positions.size > 1:
+            # no strategy known to finish every candidate within the limit: lose the fewest
+            targets = self.game.target_index[positions]
+            choice = replace(choice, guess=within_limit_pick(self.game, strategy.allowed_guesses(self.game, history),
+                                                             targets, left))
         if not cut and self.exact_live.memo:
             with self._choices_lock:
                 self._choices[key] = (choice, exact)

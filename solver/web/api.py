@@ -162,7 +162,8 @@ def _review(request: ReviewRequest) -> Job:
     key = service.resolve(request.game, request.variant)
     history = [step.model_dump() for step in request.history]
     steps, field = service.read_review(key, history, request.answer, request.guesses)
-    return Job(True, lambda: service.review(key, service.check_review(key, steps, field)))
+    answer = None if request.answer is None else service.parse_target(service.game_of(key), request.answer, "answer")
+    return Job(True, lambda: service.review(key, service.check_review(key, steps, field), answer, request.words))
 
 
 @router.get("/games", response_model=GamesResponse, summary="Every game variant")

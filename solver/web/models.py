@@ -8,6 +8,7 @@ from pydantic_core import PydanticCustomError
 
 MAX_STEPS = 100  # guesses in a history: far more than any game needs
 MAX_TEXT = 100  # characters of a guess, a target or a feedback
+MAX_WORDS = 3000  # candidates listed per reviewed guess: every Wordle answer
 
 
 def unicode_text(text: str) -> str:
@@ -146,6 +147,8 @@ class ReviewRequest(GameRequest):
                                                              "`history`: a possible answer of the game.")
     guesses: list[GuessText] = Field([], max_length=MAX_STEPS, description="The game's guesses in order, without "
                                                                            "feedback: it is computed against `answer`.")
+    words: int = Field(0, ge=0, le=MAX_WORDS, description="How many of the answers possible before each guess to "
+                                                          "list with it (`candidates`), at most.")
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -188,6 +191,31 @@ class GamesResponse(BaseModel):
     games: list[GameInfo]
 
 
+class Value(BaseModel):
+    """How good a guess is in a state (`solver.analysis.values.ToGo`): the one value every ranking, Why, review
+    row and tree line shows, with its text rounded once, here."""
+
+    expected: float = Field(description="Expected guesses to finish with the guess, this one included, over equally "
+                                        "likely answers; when `lost` > 0, counting the game played on past the limit.")
+    kind: Literal["proven", "approximate", "bound", "estimate"] = Field(description=TO_GO_KINDS)
+    text: str = Field(description='`expected` as shown, with the mark of its kind: "3.421" (proven), "~3.452" (a '
+                                  'strategy found: at most this), ">=3.422" (at least this), "≈3.500" (an estimate).')
+    worst: Union[int, None] = Field(description="The most guesses an answer needs with it, this one included, in the "
+                                                "strategy valued; null when not known.")
+    lost: int = Field(description="Answers no play opening with this guess finishes within the game's guess limit (0: "
+                                  "it can guarantee the limit, or that is not known: see `lost_exact`).")
+    lost_exact: bool = Field(description="Whether `lost` is exact (false: at least this many; with 0, not known).")
+    chance: Union[float, None] = Field(description="The best chance (0-1) of finishing within the guesses left; null "
+                                                   "when not known.")
+    limit_text: str = Field(description='What the guess cannot guarantee, as shown ("cannot guarantee 6: 3 answers '
+                                        'need a 7th guess"), or "".')
+    source: Literal["tree", "book", "ahead", "ranking", "search", "rule", "estimate"] = Field(description=(
+        "Where the value comes from: the precomputed tree, the opener book (computed ahead), a ranking computed "
+        "ahead, the opener ranking, the live search (a proof or a strategy found, see `kind`), the plain play of "
+        "one or two answers, or the quick estimate."))
+    source_text: str = Field(description="`source` and `kind` in words, as shown.")
+
+
 class Explanation(BaseModel):
     """Why the proposed guess: how its feedback splits the candidates, and the guesses it leads to."""
 
@@ -199,6 +227,7 @@ class Explanation(BaseModel):
     worst_guesses: Union[int, None] = Field(description="The most guesses still needed, this one included (null when "
                                                         "not known).")
     expected_left: float = Field(description="Candidates left after the guess, on average.")
+    value: Union[Value, None] = Field(default=None, description="The guess's value, as the alternatives show it.")
 
 
 class Alternative(BaseModel):
@@ -216,6 +245,7 @@ class Alternative(BaseModel):
         "The most guesses a candidate needs with it, this one included, in the strategy that `to_go` is the "
         "value of; null when not known."))
     solver: bool = Field(default=False, description="Whether it is the solver's own guess.")
+    value: Union[Value, None] = Field(default=None, description="Its value in full (null when not rated).")
 
 
 class NextResponse(BaseModel):
@@ -223,8 +253,11 @@ class NextResponse(BaseModel):
 
     title: str = Field(description="The game variant's name to show.")
     guess: Union[str, None] = Field(description="The guess to play; null once solved.")
-    source: Literal["tree", "live"] = Field(description="tree: read from the precomputed tree; live: computed (the "
-                                                        "history left the tree, or there is none).")
+    source: Literal["tree", "book", "live", "rule"] = Field(description=(
+        "tree: read from the precomputed tree; book: the opener book, computed ahead; live: computed now (the "
+        "history left the tree and the book, or there is none; `exact` says whether proven); rule: one or two "
+        "answers left, one of them played."))
+    source_text: str = Field(default="", description="Where the guess comes from and what it is worth, as shown.")
     exact: bool = Field(description="Whether the guess is proven optimal (within the game's guess limit): from a "
                                     "tree built by the exact search's proof, or proven live. False: the top-k "
                                     "search's, a large state's shortlist's or the greedy rule's best, not proven.")
@@ -340,6 +373,13 @@ class TreeResponse(BaseModel):
                                                      "guesses in total, from the start (keys \"1\", \"2\", ...).")
 
 
+class PlayedGuess(BaseModel):
+    """A guess of a game and the feedback it got."""
+
+    guess: str
+    feedback: FeedbackOut
+
+
 class ReviewedGuess(BaseModel):
     """One guess of a reviewed game, against the best guess in the same state."""
 
@@ -370,6 +410,12 @@ class ReviewedGuess(BaseModel):
                                             "(one of the values is a quick estimate); null when `cost` is.")
     skill: Union[float, None] = Field(default=None, description="0-100: 100 x 2^(-cost / 0.25): 100 for an optimal "
                                                                 "guess, 50 for one that loses a quarter of a guess.")
+    value: Union[Value, None] = Field(default=None, description="The guess's value in full (null when not rated).")
+    best_value: Union[Value, None] = Field(default=None, description="The best guess's value in full.")
+    cost_text: str = Field(default="", description='`cost` as shown: "0", "0.125", "~0.004", ">=0.125", "≈0.900", '
+                                                   '"?".')
+    candidates: list[str] = Field(default_factory=list, description="The answers possible before the guess (at "
+                                                                    "most `words` of them, as asked).")
 
 
 class ReviewResponse(BaseModel):
@@ -388,6 +434,11 @@ class ReviewResponse(BaseModel):
                                                "left (null when there is none).")
     share: str = Field(description="A one-line summary to share: the game, the guesses (of the most allowed), skill, "
                                    "luck and the guesses lost (~ when not proven).")
+    cost_text: str = Field(default="", description="`cost` as shown, rounded as every figure.")
+    answer: Union[str, None] = Field(default=None, description="The answer, when known (given, won, or the one "
+                                                               "answer left).")
+    solver_game: list[PlayedGuess] = Field(default_factory=list, description="The solver's own game for the same "
+                                                                              "answer (empty when it is not known).")
 
 
 class ErrorDetail(BaseModel):

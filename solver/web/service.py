@@ -19,11 +19,13 @@ from solver.analysis import notation
 from solver.analysis.boards import check_boards
 from solver.analysis.daily import EPOCH
 from solver.analysis.daily import daily as daily_of
-from solver.analysis.explain import TREE, Explanation, explain_state, group_sizes
+from solver.analysis import values
+from solver.analysis.explain import Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
 from solver.analysis.review import check_guess_limit
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import ranking
+from solver.analysis.values import ToGo
 from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_state
 from solver.core import artifacts
 from solver.core.runtime import get_solver
@@ -301,20 +303,43 @@ def _labels(state, limit: int) -> list[str]:
 
 # -- endpoints --------------------------------------------------------------------------------
 def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
-    """Return the /api/next answer after `steps`."""
+    """Return the /api/next answer after `steps`: the solver's guess, where it comes from (`State.source`),
+    the candidates, why, and the best guesses; the Why's value is the solver's row of the ranking when
+    it is there, so that both show one value."""
     state, game = state_of(key, steps), game_of(key)
     solved = _solved(state)
-    if solved:
-        before = state_of(key, steps[:-1])
-        source = "tree" if _on_tree(before) else "live"
-    else:
-        source = "tree" if _on_tree(state) else "live"
+    source = (state_of(key, steps[:-1]) if solved else state).source
+    ranked = alternatives(key, steps, top) if top > 0 and not state.identified and not solved else []
+    why = None if solved else dict(explanation(key, steps))
+    mine = next((alt for alt in ranked if alt["solver"]), None)
+    if why is not None and mine is not None and mine["value"] is not None:
+        why.update(value=mine["value"], expected_guesses=mine["value"]["expected"], worst_guesses=mine["value"]["worst"])
     return {"title": game.title, "guess": None if solved else game.labels[state.solver.guess_row(state)],
-            "source": source, "exact": False if solved else state.exact, "value": None if solved else state.value,
+            "source": source, "source_text": "" if solved else source_text(state, why),
+            "exact": False if solved else state.exact, "value": None if solved else state.value,
             "remaining": state.remaining, "candidates": _labels(state, shown),
-            "identified": state.remaining == 1, "solved": solved,
-            "explanation": None if solved else explanation(key, steps),
-            "alternatives": alternatives(key, steps, top) if top > 0 and not state.identified else []}
+            "identified": state.remaining == 1, "solved": solved, "explanation": why, "alternatives": ranked}
+
+
+def source_text(state, why: dict[str, Any] | None) -> str:
+    """Return where the proposed guess comes from, as the page shows it: its value's source in words
+    (`ToGo.describe`) when the Why has one, else the state's source."""
+    if why is not None and why.get("value") is not None:
+        return why["value"]["source_text"]
+    return {"tree": "from the precomputed tree", "book": "from the opener book, computed ahead",
+            "rule": "one or two answers left: play one"}.get(state.source, "computed live, not proven")
+
+
+def value_out(value: ToGo | None, game: Game) -> dict[str, Any] | None:
+    """Return a `ToGo` of a guess of `game` as the API's `Value` (its texts made here, once, as every face
+    shows them)."""
+    if value is None:
+        return None
+    limit = game.max_guesses
+    return {"expected": value.expected, "kind": value.kind, "text": value.text(), "worst": value.worst,
+            "lost": value.lost, "lost_exact": value.lost_exact, "chance": value.chance,
+            "limit_text": value.limit_text(limit) if limit is not None else "",
+            "source": value.source, "source_text": value.describe()}
 
 
 @lru_cache(maxsize=RESULTS)
@@ -329,20 +354,22 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
         game, nodes, node, positions = game_of(key), nodes_of(key), state.node, state.candidate_positions
         row, label = int(nodes.guess[node]), game.labels[int(nodes.guess[node])]
         is_candidate = bool((game.target_index[positions] == row).any())
-        why = Explanation(label, label, int(positions.size), group_sizes(game, row, positions), is_candidate,
-                          nodes.expected(node), _worst(key, node), TREE)
+        kind = values.PROVEN if state.solver.tree.proven else values.APPROXIMATE
+        value = ToGo(row, nodes.expected(node), _worst(key, node), kind, values.TREE, int(positions.size),
+                     left=values.guesses_left(state))
+        why = Explanation(label, label, int(positions.size), group_sizes(game, row, positions), is_candidate, value)
     else:
         why = explain_state(state)
     return {"groups": list(why.groups), "largest_group": why.largest_group, "win_chance": why.win_chance,
             "expected_guesses": why.expected_guesses, "worst_guesses": why.worst_guesses,
-            "expected_left": why.expected_left}
+            "expected_left": why.expected_left, "value": value_out(why.value, state.solver.game)}
 
 
 @lru_cache(maxsize=RESULTS)
 def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
     """Return the `top` best guesses by expected guesses to go (`scores.ranking`, as `deduce hint`), each
-    with its cheap figures and its guesses to go (proven, approximate or a lower bound; null when not
-    rated within the budget); the solver's guess is always among them."""
+    with its cheap figures and its value (`value_out`: proven, approximate, a lower bound or an estimate;
+    null when not rated within the budget); the solver's guess is always among them."""
     state = state_of(key, steps)
     out = []
     for r in ranking(state, top)[0]:
@@ -350,7 +377,8 @@ def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
         out.append({"guess": s.label, "expected_left": s.expected, "entropy": s.entropy, "possible": s.possible,
                     "to_go": None if to_go is None else to_go.expected,
                     "to_go_kind": None if to_go is None else to_go.kind,
-                    "worst": None if to_go is None else to_go.worst, "solver": r.solver})
+                    "worst": None if to_go is None else to_go.worst, "solver": r.solver,
+                    "value": value_out(to_go, state.solver.game)})
     return out
 
 
@@ -514,11 +542,13 @@ def check_review(key: Key, steps: Steps, field: str) -> Steps:
 
 
 @lru_cache(maxsize=RESULTS)
-def review(key: Key, steps: Steps) -> dict[str, Any]:
+def review(key: Key, steps: Steps, answer: int | None = None, words: int = 0) -> dict[str, Any]:
     """Return the /api/review answer of a game played as `steps` (checked: `review_steps`), from
-    `solver.analysis.review` with the solver's live budget per rating."""
+    `solver.analysis.review` with the solver's live budget per rating: each guess with its value and the best
+    guess's (`value_out`), at most `words` of the candidates before it, and the solver's own game for the same
+    answer (target row `answer`, else the one the game shows)."""
     game = game_of(key)
-    result = compute_review(game, steps)
+    result = compute_review(game, steps, answer=answer)
     guesses = []
     for g, (_, code) in zip(result.guesses, steps):
         guesses.append({"number": g.number, "guess": g.guess, "feedback": feedback_out(game, code),
@@ -528,9 +558,14 @@ def review(key: Key, steps: Steps) -> dict[str, Any]:
                         "to_go_kind": None if g.player is None else g.player.kind, "best_guess": g.best_guess,
                         "best_to_go": None if g.best is None else g.best.expected,
                         "best_to_go_kind": None if g.best is None else g.best.kind,
-                        "cost": g.cost, "cost_kind": g.cost_kind, "skill": g.skill})
-    return {"title": result.title, "won": result.won, "lost": result.lost, "guesses": guesses, "cost": result.cost, "exact": result.exact,
-            "skill": result.skill, "luck": result.luck, "share": result.share(game.max_guesses)}
+                        "cost": g.cost, "cost_kind": g.cost_kind, "skill": g.skill,
+                        "value": value_out(g.player, game), "best_value": value_out(g.best, game),
+                        "cost_text": g.cost_text(), "candidates": list(g.candidates[:words])})
+    return {"title": result.title, "won": result.won, "lost": result.lost, "guesses": guesses, "cost": result.cost,
+            "exact": result.exact, "skill": result.skill, "luck": result.luck, "share": result.share(game.max_guesses),
+            "cost_text": result.cost_text(), "answer": result.answer,
+            "solver_game": [{"guess": game.labels[row], "feedback": feedback_out(game, code)}
+                            for row, code in result.solver_game]}
 
 
 # -- the tree -----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Test mode prints none: its output is the specification's, byte for byte.
 from __future__ import annotations
 
 from solver.analysis.review import review
+from solver.analysis.values import figure
 from solver.core.game import Game
 from solver.core.registry import get_game
 from solver.games import wordle
@@ -39,8 +40,7 @@ def review_line(session: Session, game: Round) -> str | None:
     except (KeyError, ValueError):  # a list the solver refuses, a word not in it: no review, the game stands
         return None
     mode = " --hard" if session.hard else ""
-    approx = "" if result.exact else "~"
     luck = f", luck {result.luck}" if result.luck is not None else ""
     words = " ".join(word for word, _ in game.history)
-    return (f"Review: skill {result.skill}{luck}, {approx}{result.cost:.2f} guesses lost against the best play.\n"
+    return (f"Review: skill {result.skill}{luck}, {result.cost_text()} guesses lost against the best play.\n"
             f"Each guess: deduce review wordle{mode} {words} --answer {game.answer}")

@@ -308,14 +308,16 @@ def run_bounded(searcher, local: np.ndarray, r: int, guesses, ghash: int, deadli
 class ExactLive:
     """The exact live search of one game: `choose` a state's guess within a budget."""
 
-    def __init__(self, game: Game, memo: int = VALUES, finish: Callable[[np.ndarray], np.ndarray] | None = None):
+    def __init__(self, game: Game, memo: int = VALUES, finish: Callable[[np.ndarray], np.ndarray] | None = None,
+                 depth: int | None = None):
         if memo < 0:
             raise ValueError(f"the memo of state values holds 0 or more states, not {memo}")
         self.game = game
         # F(k) for set sizes k, for the look-ahead (`solver.core.finish`; the runtime solver fits it to its tree)
         self.finish = finish or (lambda sizes: finish_guesses(game.n_codes, sizes))
         self.memo = memo  # state values kept (least recently used first out)
-        self.depth = game.max_guesses or SEARCH_DEPTH
+        # the guesses a game may take: its limit; `depth` past it values play that must go on past the limit
+        self.depth = depth or game.max_guesses or SEARCH_DEPTH
         self._token = next(_TOKENS)  # names this instance's sub-games (an id could be reused)
         self._values: LRUCache[tuple, ExactChoice] = LRUCache(maxsize=max(memo, 1)) if memo else {}
         self._lock = threading.Lock()  # one search at a time per game: searchers are not thread-safe
@@ -455,7 +457,8 @@ class ExactLive:
                                                                 approximate=False, worst=False).items()}
 
     def rate(self, positions: np.ndarray, history, rows, budget: float = 1.0, clock=time.perf_counter,
-             approximate: bool = True, worst: bool = True, large: bool = False) -> dict[int, GuessRating]:
+             approximate: bool = True, worst: bool = True, large: bool = False,
+             unfinishable: set | None = None) -> dict[int, GuessRating]:
         """Return {guess row: GuessRating} of the `rows` played now in the state of these candidates
         after `history`, within the work of `budget` seconds in all (SEARCH_PAIRS pairs a second): first
         the proofs (RATE_PROVE of the work, shared equally among the rows), then, with `approximate`,
@@ -464,7 +467,8 @@ class ExactLive:
         work). Each row is searched from an empty memo: its rating is a function of the state, the row,
         the rows asked and the budget. Rows missing from the answer got no value within their work (or
         cannot finish in the guesses left). `large`: take states up to RATE_TABLE entries (an explicit
-        request)."""
+        request). `unfinishable`: a set that gets the rows proven unable to finish every candidate within
+        the guesses left."""
         r = self.depth - len(history)
         if r < 1 or budget <= 0 or not self.fits(positions, large):
             return {}
@@ -491,6 +495,8 @@ class ExactLive:
                                         clock)
                     if found is not None and found[0] < sub.unfinishable:
                         out[row] = GuessRating(row, int(found[0]), r, int(positions.size), proven)
+                    elif found is not None and proven and unfinishable is not None:
+                        unfinishable.add(row)
             if worst and out:
                 left = (1 - RATE_PROVE - RATE_TOP) * work if approximate else 0.0
                 for row, rating in list(out.items()):

@@ -2,6 +2,7 @@
 // says what is left and what to play next, and why; the review rates the guesses entered so far.
 import {
   api, byId, chanceText, displayTitle, el, fill, loadJSON, number, loadReview, saveJSON, setError, stackTable, toGoText,
+  valueText, valueTitle,
 } from "./common.js";
 
 const LENGTH = 5;
@@ -24,6 +25,14 @@ const ALTERNATIVE_COLUMNS = [
   { label: "Could be the answer" },
 ];
 const LIST_LIMIT = 50;
+const isNone = (value) => value === null || value === undefined;
+// where the proposed guess comes from (/api/next's `source`), when the server gives no `source_text`
+const SOURCE_LABELS = { tree: "from the precomputed tree", book: "from the opener book, computed ahead",
+  live: "computed live", rule: "one or two answers left" };
+const SOURCE_TITLES = { tree: "read from the decision tree computed ahead of time",
+  book: "read from the opener book: the best second guess after this opener, computed ahead of time",
+  live: "computed now: these guesses left the precomputed tree and the opener book",
+  rule: "with one or two answers left, playing one of them is best" };
 
 /** Marks typed in any accepted spelling -> "GYR..." of `LENGTH`, or null. */
 export function parseMarks(text) {
@@ -316,19 +325,17 @@ export function initCoach(games) {
         el("p", { class: "best-guess" },
           el("strong", { id: "coach-best", class: "guess-text" }, data.guess),
           " ",
-          el("span", { class: `source source-${data.source}`, title: data.source === "tree"
-            ? "read from the decision tree computed ahead of time"
-            : "computed now: these guesses left the precomputed tree" },
-          data.source === "tree" ? "from the precomputed tree" : "computed live"),
+          el("span", { class: `source source-${data.source}`, title: SOURCE_TITLES[data.source] ?? "" },
+          data.source_text || SOURCE_LABELS[data.source] || data.source),
           " ",
           el("span", { class: `proof proof-${data.exact ? "exact" : "approximate"}`, title: data.exact
             ? "proven optimal: no other guess needs fewer guesses on average"
             : "not proven: the best guess the search found in the time allowed" },
           data.exact ? "proven optimal" : "not proven")),
         ex ? el("p", { class: "best-stats" },
-          ex.expected_guesses !== null && ex.expected_guesses !== undefined
-            ? `Expected guesses to finish (this one included): ${number(ex.expected_guesses, 2)}` : null,
-          ex.worst_guesses !== null && ex.worst_guesses !== undefined ? ` · at most ${ex.worst_guesses}` : null,
+          ex.value ? `Expected guesses to finish (this one included): ${valueText(ex.value)}` : null,
+          ex.value && !isNone(ex.value.worst) ? ` · at most ${ex.value.worst}` : null,
+          ex.value && ex.value.limit_text ? ` · ${ex.value.limit_text}` : null,
           ex.win_chance ? ` · chance it is the answer: ${chanceText(ex.win_chance)}` : null) : null));
 
       if (ex && ex.groups?.length && remaining > 1) {
@@ -354,7 +361,8 @@ export function initCoach(games) {
           attrs: { class: alt.solver ? "solver-guess" : "" },
           cells: [[el("button", { type: "button", class: "link guess-text", title: "Use this guess",
             onclick: () => use(alt.guess) }, alt.guess), alt.solver ? " (suggested)" : ""],
-          toGoText(alt), alt.worst === null || alt.worst === undefined ? "-" : number(alt.worst),
+          el("span", { title: valueTitle(alt.value) }, toGoText(alt)),
+          alt.worst === null || alt.worst === undefined ? "-" : number(alt.worst),
           number(alt.expected_left, 2), number(alt.entropy, 2), alt.possible ? "yes" : "no"],
         }))))));
     }

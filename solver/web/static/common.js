@@ -116,8 +116,22 @@ export function number(value, digits = 3) {
 const KIND_MARK = { approximate: "~", bound: ">=", estimate: "\u2248" };
 const isMissing = (value) => value === null || value === undefined;
 
-/** Guesses to go of a ranked guess, marked by its kind (KIND_MARK); "?" unrated, as the CLI writes it. */
+/** A value (/api's `Value`) as the CLI writes it: the server's text, rounded there once, with "-N" when N
+ * answers cannot be finished within the guess limit ("-N+": at least N); "?" when there is none. */
+export function valueText(value) {
+  if (isMissing(value)) return "?";
+  return value.lost ? `${value.text} -${value.lost}${value.lost_exact ? "" : "+"}` : value.text;
+}
+
+/** The hover text of a value: where it comes from, and what it cannot guarantee. */
+export function valueTitle(value) {
+  if (isMissing(value)) return "not rated within the time allowed";
+  return [value.source_text, value.limit_text].filter(Boolean).join("; ");
+}
+
+/** Guesses to go of a ranked guess (its `value`, `valueText`); "?" unrated, as the CLI writes it. */
 export function toGoText(alt) {
+  if (!isMissing(alt.value)) return valueText(alt.value);
   if (isMissing(alt.to_go)) return "?";
   const mark = KIND_MARK[alt.to_go_kind] ?? "";
   return mark + Number(alt.to_go).toFixed(3);
@@ -158,8 +172,10 @@ export function stackTable(columns, rows, attrs = {}) {
         "data-label": columns[i].label }, content))))));
 }
 
-/** Cost of a reviewed guess (/api/review): "0", "0.351", "~0.004" not proven, ">=0.0004" at least, "?" unknown. */
+/** Cost of a reviewed guess (/api/review): the server's `cost_text` ("0", "0.351", "~0.004" not proven,
+ * ">=0.125" at least, "?" unknown). */
 export function costText(g) {
+  if (g.cost_text) return g.cost_text;
   if (g.cost === null || g.cost === undefined || !g.cost_kind) return "?";
   if (g.cost === 0 && g.cost_kind === "proven") return "0";
   const digits = g.cost > 0 && g.cost < 0.01 ? 4 : 3;
@@ -217,10 +233,14 @@ const REVIEW_COLUMNS = [
 export function reviewView(data, names = null) {
   const n = data.guesses.length;
   const guesses = `${n} ${n === 1 ? "guess" : "guesses"}`;
-  const lost = `${data.exact ? "" : "~"}${Number(data.cost).toFixed(2)}`;
+  const lost = data.cost_text || `${data.exact ? "" : "~"}${Number(data.cost).toFixed(3)}`;
   const share = el("code", { class: "review-share-text" }, data.share);
   const note = el("span", { class: "hint", "aria-live": "polite" });
-  const toGo = (value, kind) => toGoText({ to_go: value, to_go_kind: kind });
+  const toGo = (value, figure, kind) => el("span", { title: valueTitle(value) },
+    toGoText({ value, to_go: figure, to_go_kind: kind }));
+  const limits = data.guesses.flatMap((g) => [[g.guess, g.value], [`the best, ${g.best_guess}`, g.best_value]]
+    .filter(([who, value], i) => value && value.limit_text && (i === 0 || g.best_guess !== g.guess))
+    .map(([who, value]) => `${g.number}. ${who}: ${value.limit_text}`));
   return el("div", { class: "review-body" },
     el("h3", {}, data.won ? `Review: solved in ${guesses}`
       : data.lost ? `Review: lost, not solved in ${guesses}` : `Review: not solved after ${guesses}`),
@@ -229,9 +249,13 @@ export function reviewView(data, names = null) {
         attrs: { class: g.cost ? "costly" : "" },
         cells: [g.number, g.guess, reviewFeedback(g, names), number(g.before), number(g.after),
           isMissing(g.expected_after) ? "?" : number(g.expected_after, 1), roundOrDash(g.luck),
-          toGo(g.to_go, g.to_go_kind), g.best_guess, toGo(g.best_to_go, g.best_to_go_kind), costText(g),
-          roundOrDash(g.skill)],
+          toGo(g.value, g.to_go, g.to_go_kind), g.best_guess, toGo(g.best_value, g.best_to_go, g.best_to_go_kind),
+          costText(g), roundOrDash(g.skill)],
       })), { class: "review-table" })),
+    limits.length ? el("ul", { class: "review-limits hint" }, limits.map((line) => el("li", {}, line))) : "",
+    data.solver_game && data.solver_game.length ? el("p", { class: "review-solver" },
+      `The solver's game for ${data.answer}: `,
+      data.solver_game.map((g, i) => [i ? " \u2192 " : "", reviewFeedback(g, names)])) : "",
     el("p", { class: "review-summary" },
       `Skill ${data.skill ?? "?"}/100`,
       data.luck === null || data.luck === undefined ? "" : ` \u00b7 luck ${data.luck}/100`,

@@ -1,6 +1,6 @@
 // Other games (Mastermind, Bulls and Cows, cards, battleship): the solver guesses a secret the
 // person keeps in mind, or the person guesses a secret the page draws.
-import { api, byId, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError } from "./common.js";
+import { api, byId, el, feedbackText, fieldHelp, fill, fillSelect, findGame, number, setError, valueText } from "./common.js";
 import { guessView, pegPicker, shotBoard, shotView, typedGuess } from "./pieces.js";
 
 const LIST_LIMIT = 30;
@@ -117,8 +117,9 @@ export function initGames(allGames) {
     gsStatus.textContent = (data.identified || left === 1)
       ? `Only one secret is left: it must be ${data.guess}.`
       : `${number(left)} secrets still possible`
-        + (ex && ex.expected_guesses != null ? ` · about ${number(ex.expected_guesses, 2)} guesses to go (this one included), at most ${ex.worst_guesses}` : "")
-        + (data.source === "live" ? " · computed live" : "") + ".";
+        + (ex && ex.value ? ` · ${valueText(ex.value)} guesses to go (this one included)`
+          + (ex.value.worst != null ? `, at most ${ex.value.worst}` : "") : "")
+        + (data.source_text ? ` · ${data.source_text}` : "") + ".";
     gsStatus.dataset.state = data.identified || left === 1 ? "identified" : "open";
     buildFields();
     candidateList($("gs-candidates"), left, data.candidates, "secrets");
