@@ -195,7 +195,7 @@ def test_tree_off_the_tree_is_computed_live():
     feedback = show_feedback(get_game("mastermind"), get_game("mastermind").code(
         parse_guess(get_game("mastermind"), other), parse_guess(get_game("mastermind"), "5566")))
     out = ok("tree", "mastermind", "-p", f"{other}={feedback}", "-d", "1")
-    assert "leaves the precomputed tree: computed live" in out and "guess to play" in out
+    assert "leaves the precomputed tree: its guess computed live" in out and "guess to play" in out
 
 
 def test_tree_without_artifact_says_so(small_lists):

@@ -106,7 +106,7 @@ def test_a_state_no_tree_finishes_in_the_guesses_left_gets_no_exact_choice():
 
 def test_the_command_line_says_what_a_live_guess_is_worth():
     result = CliRunner().invoke(app, ["solve", "wordle"], input="CRANE=RYRGR\nquit\n")
-    assert "(proven optimal live: 1.750 guesses expected from here, this one included)" in result.stdout
+    assert "(a live proof: proven optimal, 1.750 guesses expected from here, this one included)" in result.stdout
     greedy = CliRunner().invoke(app, ["solve", "wordle", "--live", "greedy"], input="CRANE=RYRGR\nquit\n")
     assert "the greedy rule's guess" in greedy.stdout
     wrong = CliRunner().invoke(app, ["play", "wordle", "BURNT", "--live", "perfect"])

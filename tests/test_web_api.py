@@ -39,6 +39,7 @@ from solver.core.runtime import get_solver
 from solver.core.registry import VARIANTS, all_variants, default_variant, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.boards import SOLVED
+from solver.web.service import value_out
 from solver.web import app as web_app
 from solver.web import service
 from solver.web.app import create_app
@@ -144,9 +145,13 @@ def test_next_matches_the_solver(client, name, variant, history):
     assert answer["candidates"] == list(state.candidates[:500])
     assert answer["identified"] is (state.remaining == 1) and answer["solved"] is False
     why = explain(game, steps)
-    assert answer["explanation"] == {"groups": list(why.groups), "largest_group": why.largest_group,
-                                     "win_chance": why.win_chance, "expected_guesses": why.expected_guesses,
-                                     "worst_guesses": why.worst_guesses, "expected_left": why.expected_left}
+    shown = {key: value for key, value in answer["explanation"].items() if key != "value"}
+    assert shown == {"groups": list(why.groups), "largest_group": why.largest_group,
+                     "win_chance": why.win_chance, "expected_guesses": why.expected_guesses,
+                     "worst_guesses": why.worst_guesses, "expected_left": why.expected_left}
+    # the Why's value is the solver's row of the ranking: one value, shown one way
+    [mine] = [alt for alt in answer["alternatives"] if alt["solver"]]
+    assert answer["explanation"]["value"] == mine["value"] and mine["value"]["text"] == why.value.text()
     result = hint(game, steps, 3)
     alternatives = answer["alternatives"]
     figures = Scores.compute(game, state.candidate_positions, state.history).figures(
@@ -187,6 +192,11 @@ def test_next_says_whether_the_guess_is_proven(client):
     history = [{"guess": "CRANE", "feedback": "RYRGR"}]  # 4 candidates, proven at once
     live = client.post("/api/next", json={"game": "wordle", "history": history}).json()
     assert live["source"] == "live" and live["exact"] is True and live["value"] == pytest.approx(1.75)
+    assert live["source_text"] == "a live proof: proven optimal"
+    book = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "ADIEU", "feedback": "RRRRY"}]})
+    assert book.json()["source"] == "book" and book.json()["source_text"].startswith("the opener book, computed ahead")
+    one = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGR"}]})
+    assert one.json()["identified"] and one.json()["source"] == "rule" and one.json()["exact"] is True
     battleship = client.post("/api/next", json={"game": "battleship"}).json()  # a top-32 tree
     assert battleship["exact"] is False and battleship["value"] == pytest.approx(22859 / 4960)
     done = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGG"}]})
@@ -448,12 +458,16 @@ def reviewed(game, steps) -> dict:
                 "best_to_go": None if g.best is None else pytest.approx(g.best.expected),
                 "best_to_go_kind": None if g.best is None else g.best.kind,
                 "cost": None if g.cost is None else pytest.approx(g.cost), "cost_kind": g.cost_kind,
-                "skill": None if g.skill is None else pytest.approx(g.skill)}
+                "skill": None if g.skill is None else pytest.approx(g.skill),
+                "value": value_out(g.player, game), "best_value": value_out(g.best, game), "cost_text": g.cost_text(),
+                "candidates": []}
                for g, (_, code) in zip(result.guesses, steps)]
     return {"title": game.title, "won": result.won, "lost": result.lost, "guesses": guesses,
             "cost": pytest.approx(result.cost),
             "exact": result.exact, "skill": result.skill, "luck": result.luck,
-            "share": result.share(game.max_guesses)}
+            "share": result.share(game.max_guesses), "cost_text": result.cost_text(), "answer": result.answer,
+            "solver_game": [{"guess": game.labels[row], "feedback": feedback_value(game, code)}
+                            for row, code in result.solver_game]}
 
 
 def history_of(game, steps) -> list[dict]:
@@ -491,7 +505,7 @@ def test_review_prices_a_weak_guess(client):
     assert weak["cost"] == pytest.approx(review(game, steps_of(game, history)).guesses[1].cost)
     assert body["cost"] == pytest.approx(weak["cost"]) and body["skill"] < 100 and body["exact"] is True
     assert body["share"] == f"deduce review: wordle 2/6, skill {body['skill']}, luck {body['luck']}, " \
-                            f"{weak['cost']:.2f} guesses lost"
+                            f"{weak['cost']:.3f} guesses lost"
 
 
 @pytest.mark.parametrize("name, target, guesses", [("wordle", "BURNT", ["salet", "BURNT"]),
@@ -505,6 +519,9 @@ def test_review_answer_and_guesses_equal_the_history(client, name, target, guess
     bare = client.post("/api/review", json={"game": name, "answer": target, "guesses": guesses})
     assert bare.status_code == 200, bare.text
     full = client.post("/api/review", json={"game": name, "history": history_of(game, steps)}).json()
+    if not full["won"]:  # the answer is known from the bare guesses only: the solver's own game with it
+        assert bare.json()["answer"] == game.labels[answer] and bare.json()["solver_game"][-1]["guess"] == target
+        full.update(answer=bare.json()["answer"], solver_game=bare.json()["solver_game"])
     assert bare.json() == full
     assert full["won"] is (steps[-1][1] == game.win_code) and len(full["guesses"]) == len(guesses)
     assert [g["guess"] for g in full["guesses"]] == [game.labels[row] for row, _ in steps]

@@ -184,18 +184,19 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
     the solver's guess and the `top` best by each cheap figure; the solver's guess is always in the
     list, first among equals. Other ties go to a possible answer, then the more common word, then the
     fewer candidates left.
-    Guesses whose value was not found within `budget` (default: the solver's) come after the rated; the
-    solver's guess, when the shared budget left it an estimate, is rated alone (with the whole budget, as
-    the "Why" of a hint rates it), so that both show the same value."""
+    At the last guess the pool is the candidates (only they can win). Guesses whose value was not found within
+    `budget` (default: the solver's) come after the rated; the solver's guess is rated alone
+    (`values.rate_alone`, with the whole budget, as the "Why" of a hint rates it), so that both show the
+    same value."""
     game = scores.game
     chosen = state.solver.guess_row(state)
     pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
     if values.guesses_left(state) == 1:  # the last guess: only a candidate can win, so the candidates are ranked
         pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(scores.candidates, "expected")
                                               if s.possible][:max(top, 1)]))
-    rated = values.rate(state, pool, budget)
-    if rated[chosen].kind == values.ESTIMATE:  # rated alone, as "Why" rates it: the solver's guess gets its value
-        rated[chosen] = values.rate_alone(state, chosen, budget)
+    others = [row for row in pool if row != chosen]
+    rated = values.rate(state, others, budget) if others else {}
+    rated[chosen] = values.rate_alone(state, chosen, budget)  # as the Why rates it: one value for both
     figures = scores.figures(pool)
     ranked = sorted((Ranked(figures[row], rated.get(row), row == chosen) for row in pool),
                     key=lambda r: values.order_key(game, r.scored.row, r.to_go, r.scored.possible, r.scored.expected,
