@@ -350,13 +350,19 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
     if n <= 2:
         for row in rows:
             out.setdefault(row, _small_value(state, row))
-    todo = [row for row in rows if (row not in out or out[row].kind == BOUND) and row not in lost]
+    # the opener book holds no worst case: the search's proof of the same total gives it, where it ends in time
+    unworst = [row for row in rows if row in out and out[row].source == BOOK and out[row].worst is None]
+    todo = [row for row in rows if (row not in out or out[row].kind == BOUND) and row not in lost] + unworst
     if todo and n > 2 and solver.live == "exact":
         unfinishable: set[int] = set()
         ratings = solver.exact_live.rate(state.candidate_positions, state.history, todo, budget, large=large,
                                          unfinishable=unfinishable)
         for row, rating in ratings.items():
             known = out.get(row)
+            if row in unworst:
+                if rating.exact and rating.total == round(known.expected * n):
+                    out[row] = replace(known, worst=rating.worst)
+                continue
             if known is not None and not rating.exact and rating.expected <= known.expected:
                 continue  # a bound from the ranking at least as high as a strategy found: keep the bound
             out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, SEARCH, n)
