@@ -1040,7 +1040,11 @@ def cli_review(*args: str) -> list[list[str]]:
     result = subprocess.run([sys.executable, "-m", "solver", "review", *args], cwd=ROOT, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    return [line.split() for line in result.stdout.splitlines() if re.match(r"\s*\d+\s+[A-Z]", line)]
+    lines = result.stdout.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "guess"])
+    rows = lines[head + 1:]
+    rows = rows[:rows.index("")] if "" in rows else rows  # the table ends at the first blank line (the solver's
+    return [line.split() for line in rows]  # game follows, its lines numbered too)
 
 
 def test_review_shows_the_clis_columns_and_marks(page: Page):

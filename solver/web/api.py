@@ -30,6 +30,8 @@ from solver.web.models import (
     BoardsNextRequest,
     BoardsNextResponse,
     BoardsRandomResponse,
+    BoardsReviewRequest,
+    BoardsReviewResponse,
     CandidatesRequest,
     CandidatesResponse,
     CheckRequest,
@@ -166,6 +168,12 @@ def _review(request: ReviewRequest) -> Job:
     return Job(True, lambda: service.review(key, service.check_review(key, steps, field), answer, request.words))
 
 
+def _boards_review(request: BoardsReviewRequest) -> Job:
+    key = service.resolve("wordle", request.variant)
+    guesses, answers = service.read_boards_review(key, request.boards, request.answers, request.guesses)
+    return Job(True, lambda: service.boards_review(key, guesses, answers, request.words))
+
+
 @router.get("/games", response_model=GamesResponse, summary="Every game variant")
 async def games(http: Request) -> dict:
     """Every registered game variant: its title, sizes, feedback format, an example guess, and whether
@@ -275,3 +283,20 @@ async def review(request: ReviewRequest, http: Request) -> dict:
     impossible feedback naming `history[i].feedback`.
     """
     return await answers.get(_review, request, http)
+
+
+@router.post("/boards/review", response_model=BoardsReviewResponse, summary="Review a game of several boards")
+async def boards_review(request: BoardsReviewRequest, http: Request) -> dict:
+    """A game of several Wordle boards (Dordle, Quordle) reviewed as `deduce review wordle --boards N` does:
+    each board as a Wordle game of its own over the guesses made while it was open, in /api/review's shape
+    (the best guess is the best for that board alone: no optimum of several boards is known), the totals over
+    the guesses that count (not those made on a board once its answer was known, for another board: each
+    board's `not_counted`), a line to share, and the solver's own game of every board for the same answers.
+    Computed live.
+
+    Give the bare `guesses` and one different answer per board (`answers`): each board's feedback is
+    computed. Refused naming `answers` (not one per board, or one given twice), `answers[i]` (not a possible
+    answer), `guesses` (none, or more than the boards allow: 5 more than the boards), `guesses[i]` (not a
+    word, or played after every board was solved), `boards` (2 to 32, in normal mode only).
+    """
+    return await answers.get(_boards_review, request, http)

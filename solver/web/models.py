@@ -151,6 +151,22 @@ class ReviewRequest(GameRequest):
                                                           "list with it (`candidates`), at most.")
 
 
+class BoardsReviewRequest(BaseModel):
+    """Review a game of several Wordle boards (Dordle, Quordle): its bare guesses and the answer of each board
+    (each board's feedback is computed)."""
+
+    boards: StrictInt = Field(ge=2, le=32, examples=[2], description="The boards: 2 Dordle, 4 Quordle (one board: "
+                                                                      "/api/review).")
+    variant: WordleVariant = None
+    answers: list[GuessText] = Field(min_length=1, max_length=32, examples=[["PROXY", "FLOOR"]], description=(
+        "The answer of each board, in board order, all different: `boards` of them."))
+    guesses: list[GuessText] = Field(max_length=MAX_STEPS, examples=[["SALET", "CRONY", "FLOOR", "PROXY"]],
+                                     description="The game's guesses in order (at most 5 more than the boards), "
+                                                 "none after every board was solved.")
+    words: int = Field(0, ge=0, le=MAX_WORDS, description="How many of the answers possible on a board before each "
+                                                          "guess to list with it (`candidates`), at most.")
+
+
 # -- responses ----------------------------------------------------------------------------------
 class MarksFeedback(BaseModel):
     """Wordle's feedback: one mark per letter."""
@@ -439,6 +455,51 @@ class ReviewResponse(BaseModel):
                                                                "answer left).")
     solver_game: list[PlayedGuess] = Field(default_factory=list, description="The solver's own game for the same "
                                                                               "answer (empty when it is not known).")
+
+
+class BoardReview(ReviewResponse):
+    """One board of a game of several boards, reviewed as a Wordle game of its own over the guesses made while
+    it was open (its figures count every one of them; `solver_game` is empty: the game's is on the whole)."""
+
+    board: int = Field(description="1 for the first board.")
+    not_counted: list[int] = Field(default_factory=list, description=(
+        "The numbers of the guesses made once this board's answer was known that are not that answer (played "
+        "for another board, as a rule): the game's totals leave them out."))
+
+
+class BoardsPlayedGuess(BaseModel):
+    """A guess of the solver's own game of several boards, and the feedback of each board."""
+
+    guess: str
+    feedback: list[Union[str, None]] = Field(description="One per board, in board order: marks like \"GYRRR\"; "
+                                                         "null for a board solved before this guess.")
+
+
+class BoardsReviewResponse(BaseModel):
+    """A game of several boards reviewed (`deduce review wordle --boards N`): each board as a game of its own,
+    the totals over the guesses that count, and the solver's own game for the same answers."""
+
+    boards: list[BoardReview] = Field(description="One per board, in board order. The best guess is the best for "
+                                                  "that board alone (no optimum of several boards is known); a "
+                                                  "board's guesses past its 6th are valued playing on past a single "
+                                                  "board's limit.")
+    won: bool = Field(description="Whether every board was solved.")
+    lost: bool = Field(description="Whether the game ended with a board unsolved at the guess limit.")
+    guesses: int = Field(description="The guesses played.")
+    limit: int = Field(description="The guesses allowed: 5 more than the boards (Dordle 7, Quordle 9).")
+    answers: list[str] = Field(description="The answers, one per board.")
+    cost: float = Field(description="The expected guesses lost in all, over every board's guesses but those in its "
+                                    "`not_counted`, whose cost is known.")
+    cost_text: str = Field(description="`cost` as shown (~ when not every cost counted is proven).")
+    exact: bool = Field(description="Whether every cost counted is proven.")
+    skill: Union[int, None] = Field(description="0-100: the mean skill of the guesses counted (as /api/review's "
+                                                "`skill`).")
+    luck: Union[int, None] = Field(description="0-100: the mean luck of the guesses counted made with more than one "
+                                               "answer left on their board (null when there is none).")
+    share: str = Field(description='A one-line summary to share: "deduce review: 2 boards 4&3/7, skill 95, luck 55, '
+                                   '0.089 guesses lost" (X for a board not solved).')
+    solver_game: list[BoardsPlayedGuess] = Field(description="The solver's own game of every board for the same "
+                                                             "answers (`deduce play wordle --boards N`).")
 
 
 class ErrorDetail(BaseModel):

@@ -17,12 +17,13 @@ from typing import Any, Sequence
 
 from solver.analysis import notation
 from solver.analysis.boards import check_boards
+from solver.analysis.boards import play as boards_play
 from solver.analysis.daily import EPOCH
 from solver.analysis.daily import daily as daily_of
 from solver.analysis import values
 from solver.analysis.explain import Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, parse_answer, select_game
-from solver.analysis.review import check_guess_limit
+from solver.analysis.review import BoardsReview, Review, check_guess_limit, review_boards
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import ranking
 from solver.analysis.values import ToGo
@@ -32,7 +33,7 @@ from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.registry import VARIANTS, all_variants, default_variant
 from solver.core.strategy import LIVE_BUDGET
-from solver.games.boards import Boards, check_distinct, guesses_allowed
+from solver.games.boards import SOLVED, Boards, check_distinct, guesses_allowed
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
 RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
@@ -541,16 +542,31 @@ def check_review(key: Key, steps: Steps, field: str) -> Steps:
     return check_steps(key, steps) if field == "history" else check_answer_steps(key, steps, field)
 
 
-@lru_cache(maxsize=RESULTS)
+REVIEWS = 256  # memoised reviews (each holds the candidates before every guess)
+
+
+@lru_cache(maxsize=REVIEWS)
+def _reviewed(key: Key, steps: Steps, answer: int | None) -> Review:
+    """Return the review of `steps` (the work of /api/review: every rating), memoised apart from how many
+    candidates a request lists, so that asking again for the candidates costs no rating."""
+    return compute_review(game_of(key), steps, answer=answer)
+
+
 def review(key: Key, steps: Steps, answer: int | None = None, words: int = 0) -> dict[str, Any]:
     """Return the /api/review answer of a game played as `steps` (checked: `review_steps`), from
     `solver.analysis.review` with the solver's live budget per rating: each guess with its value and the best
     guess's (`value_out`), at most `words` of the candidates before it, and the solver's own game for the same
-    answer (target row `answer`, else the one the game shows)."""
-    game = game_of(key)
-    result = compute_review(game, steps, answer=answer)
+    answer (target row `answer`, else the one the game shows). The review is memoised (`_reviewed`), the
+    answer built anew: `api` memoises whole answers."""
+    return review_out(game_of(key), _reviewed(key, steps, answer), [code for _, code in steps], words)
+
+
+def review_out(game: Game, result: Review, codes: Sequence[int], words: int) -> dict[str, Any]:
+    """Return a `Review` in the shape of /api/review's answer (`models.ReviewResponse`): each guess (its
+    feedback `codes[i]`) with its value and the best guess's, at most `words` of the candidates before it;
+    the summary, the share line (of the review's own guess limit) and the solver's own game, if any."""
     guesses = []
-    for g, (_, code) in zip(result.guesses, steps):
+    for g, code in zip(result.guesses, codes):
         guesses.append({"number": g.number, "guess": g.guess, "feedback": feedback_out(game, code),
                         "before": g.before, "after": g.after, "expected_after": g.expected_after,
                         "luck": None if g.decided else g.luck,
@@ -562,10 +578,68 @@ def review(key: Key, steps: Steps, answer: int | None = None, words: int = 0) ->
                         "value": value_out(g.player, game), "best_value": value_out(g.best, game),
                         "cost_text": g.cost_text(), "candidates": list(g.candidates[:words])})
     return {"title": result.title, "won": result.won, "lost": result.lost, "guesses": guesses, "cost": result.cost,
-            "exact": result.exact, "skill": result.skill, "luck": result.luck, "share": result.share(game.max_guesses),
+            "exact": result.exact, "skill": result.skill, "luck": result.luck, "share": result.share(result.limit),
             "cost_text": result.cost_text(), "answer": result.answer,
             "solver_game": [{"guess": game.labels[row], "feedback": feedback_out(game, code)}
                             for row, code in result.solver_game]}
+
+
+def read_boards_review(key: Key, boards: int, answers: Sequence[str],
+                       guesses: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return (guess rows, answer rows) of a game of several boards to review, checked before any rating:
+    one different answer per board, at most `guesses_allowed(boards)` guesses, none after every board was
+    solved; FieldError naming `boards`, `answers`, `answers[i]`, `guesses` or `guesses[i]`."""
+    game = game_of(key)
+    _check_boards(game, boards)
+    if len(answers) != boards:
+        raise FieldError("answers", f"{boards} boards need {boards} answers, one per board, got {len(answers)}")
+    targets = tuple(parse_target(game, text, f"answers[{i}]") for i, text in enumerate(answers))
+    try:
+        check_distinct([game.labels[r] for r in targets])
+    except ValueError as err:
+        raise FieldError("answers", err) from None
+    if not guesses:
+        raise FieldError("guesses", "nothing to review: give the guesses played against the answers")
+    rows = tuple(parse_guess(game, text, f"guesses[{i}]") for i, text in enumerate(guesses))
+    limit = guesses_allowed(boards)
+    if len(rows) > limit:
+        raise FieldError("guesses", f"{boards} boards allow {limit} guesses, got {len(rows)}: the game is lost after "
+                                    f"guess {limit}; review its first {limit}")
+    open_boards = set(targets)
+    for i, row in enumerate(rows):
+        if not open_boards:
+            raise FieldError(f"guesses[{i}]", f"guess {i + 1} comes after every board was solved")
+        open_boards.discard(row)
+    return rows, targets
+
+
+@lru_cache(maxsize=REVIEWS)
+def _boards_reviewed(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...]) -> BoardsReview:
+    """Return the review of a game of several boards with the solver's own game for its answers (the work of
+    /api/boards/review), memoised apart from how many candidates a request lists."""
+    game = game_of(key)
+    return review_boards(game, guesses, answers, boards_play(game, list(answers)))
+
+
+def boards_review(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...], words: int = 0) -> dict[str, Any]:
+    """Return the /api/boards/review answer (`read_boards_review` checked its fields): each board as a game of
+    its own (`review_out`, its figures counting every guess made while it was open) with the guesses the
+    game's totals leave out (`not_counted`: made once the board's answer was known, for another board), the
+    totals over the guesses counted (`BoardsReview.counted`), the share line and the solver's own game of
+    every board for the same answers (null feedback for a board it had solved)."""
+    game, result = game_of(key), _boards_reviewed(key, guesses, answers)
+    boards = []
+    for number, (board, answer) in enumerate(zip(result.boards, answers), start=1):
+        codes = [game.code(row, answer) for row in guesses[:len(board.guesses)]]
+        boards.append({**review_out(game, board, codes, words), "board": number,
+                       "not_counted": [g.number for g in board.guesses if g.decided and g.guess != board.answer]})
+    return {"boards": boards, "won": result.won, "lost": not result.won and result.guesses >= result.limit,
+            "guesses": result.guesses, "limit": result.limit, "answers": list(result.answers),
+            "cost": result.cost, "cost_text": result.cost_text(), "exact": result.exact, "skill": result.skill,
+            "luck": result.luck, "share": result.share(),
+            "solver_game": [{"guess": game.labels[row],
+                             "feedback": [None if code == SOLVED else feedback_out(game, code) for code in codes]}
+                            for row, codes in result.solver_game]}
 
 
 # -- the tree -----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Dordle and Quordle: two or four Wordle boards at once, each guess scored on every board still open
 // (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
-// (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily).
-import { api, byId, el, enterPressesControl, fill, loadJSON, saveJSON } from "./common.js";
+// (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily); once a game
+// ends, its review (/api/boards/review, as `deduce review wordle --boards N`).
+import { api, byId, el, enterPressesControl, fill, loadBoardsReview, loadJSON, saveJSON, setError } from "./common.js";
 import { copyArea, localDate } from "./stats.js";
 
 const LENGTH = 5;
@@ -20,6 +21,8 @@ export function initBoards() {
   const grid = $("boards-grid");
   const toast = $("boards-toast");
   const hintLine = $("boards-hint-text");
+  const reviewBox = $("boards-review");
+  const reviewButton = $("boards-review-button");
   const keys = {};
   let count = 1;
   let game = null; // {targets, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
@@ -27,6 +30,7 @@ export function initBoards() {
   let busy = false;
   let active = false;
   let toastTimer = null;
+  let reviewRequest = 0; // the last /api/boards/review asked for: a newer one, or another game, supersedes it
 
   function say(message) {
     clearTimeout(toastTimer);
@@ -108,9 +112,37 @@ export function initBoards() {
     return [head, "", ...grids.flatMap((rows, b) => (b ? ["", rows] : [rows]))].join("\n");
   }
 
+  // The review of the game just played: each board's table, the solver's game for the same words, the summary.
+  function clearReview() {
+    reviewRequest += 1;
+    reviewButton.disabled = false;
+    reviewBox.removeAttribute("aria-busy");
+    fill(reviewBox);
+    reviewBox.hidden = true;
+  }
+
+  async function review() {
+    if (!game || !game.over || !game.guesses.length) return;
+    const id = ++reviewRequest;
+    reviewButton.disabled = true;
+    const body = { boards: game.targets.length, variant: "normal", answers: game.targets,
+      guesses: game.guesses.map((g) => g.word) };
+    const problem = await loadBoardsReview(reviewBox, body, () => id === reviewRequest);
+    if (id !== reviewRequest) return;
+    if (problem) {
+      const message = el("p", { class: "error", role: "alert" });
+      setError(message, problem);
+      fill(reviewBox, message);
+    } else {
+      reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+    reviewButton.disabled = false;
+  }
+
   function begin(targets, rows, daily = null) {
     game = { targets: targets.map((t) => String(t).toUpperCase()), rows, guesses: [], over: false, daily };
     typed = "";
+    clearReview();
     saveJSON(gameKey(count), game);
     say("");
     showHint("");
@@ -230,6 +262,7 @@ export function initBoards() {
     const saved = loadJSON(gameKey(count), null);
     game = saved && Array.isArray(saved.targets) && saved.targets.length === count ? saved : null;
     typed = "";
+    clearReview();
     showHint("");
     render();
     if (!game && active) newRandom();
@@ -246,6 +279,7 @@ export function initBoards() {
   $("boards-daily").addEventListener("click", newDaily);
   $("boards-hint").addEventListener("click", hint);
   $("boards-copy").addEventListener("click", () => copyArea($("boards-share-text"), $("boards-copy-status")));
+  reviewButton.addEventListener("click", review);
   choose(loadJSON(CHOICE_KEY, 1));
 
   return {

@@ -229,33 +229,93 @@ const REVIEW_COLUMNS = [
   { label: "Skill", num: true, title: "100 \u00d7 2^(-cost / 0.25): 100 for an optimal guess; - when not rated" },
 ];
 
-/** A reviewed game (/api/review's answer): the table of its guesses, the summary and the share line. */
-export function reviewView(data, names = null) {
-  const n = data.guesses.length;
-  const guesses = `${n} ${n === 1 ? "guess" : "guesses"}`;
-  const lost = data.cost_text || `${data.exact ? "" : "~"}${Number(data.cost).toFixed(3)}`;
-  const share = el("code", { class: "review-share-text" }, data.share);
-  const note = el("span", { class: "hint", "aria-live": "polite" });
+/** The most answers a review lists before a guess (/api/review's and /api/boards/review's `words`, at most). */
+export const REVIEW_WORDS = 3000;
+let candidateRows = 0; // ids of the rows that list the candidates, unique in the page
+
+/** `load` called once: later calls share its promise (a failed one is asked again next time). */
+function once(load) {
+  let promise = null;
+  return () => {
+    promise ??= load().catch((error) => { promise = null; throw error; });
+    return promise;
+  };
+}
+
+/** The "Before" count of a reviewed guess as a button: a click shows (and a second one hides) the answers
+ * that were possible before the guess, in a row under it. They come with the review when it listed them all
+ * (`g.candidates`), else from `more()`, which resolves to the guesses of the same review asked with its
+ * candidates listed (once for the whole table: see `loadReview`). */
+function beforeButton(g, more) {
+  const id = `review-candidates-${++candidateRows}`;
+  const what = g.before === 1 ? "answer" : `${number(g.before)} answers`;
+  const label = `Show the ${what} possible before guess ${g.number}`;
+  const button = el("button", { type: "button", class: "link before-button", "aria-expanded": "false",
+    "aria-controls": id, "aria-label": label, title: "the answers possible before this guess" }, number(g.before));
+  let shown = null;
+  button.addEventListener("click", async () => {
+    if (shown) {
+      shown.remove();
+      shown = null;
+      button.setAttribute("aria-expanded", "false");
+      return;
+    }
+    const row = button.closest("tr");
+    const cell = el("td", { colspan: REVIEW_COLUMNS.length }, el("p", { class: "status" }, "Listing them\u2026"));
+    shown = el("tr", { id, class: "review-candidates" }, cell);
+    row.after(shown);
+    button.setAttribute("aria-expanded", "true");
+    const mine = shown;
+    let words = g.candidates || [];
+    let problem = null;
+    if (words.length < g.before && more) {
+      try {
+        words = (await more())[g.number - 1]?.candidates ?? words;
+      } catch (error) {
+        problem = error.message;
+      }
+    }
+    if (shown !== mine) return; // hidden meanwhile
+    const heading = `${g.before === 1 ? "The answer" : `The ${number(g.before)} answers`} possible before `
+      + `guess ${g.number}${words.length < g.before ? ` (the first ${number(words.length)})` : ""}:`;
+    fill(cell, problem ? el("p", { class: "error", role: "alert" }, problem)
+      : el("div", { class: "candidate-list" }, el("p", { class: "hint" }, heading),
+        el("p", { class: "candidate-words" }, words.join(" "))));
+  });
+  return button;
+}
+
+/** The table of a reviewed game's guesses (/api/review's `guesses`), with its notes: what a guess cannot
+ * guarantee, and the guesses in `notCounted` (a board's guesses played for another board). */
+function reviewTable(data, names, more, notCounted = []) {
   const toGo = (value, figure, kind) => el("span", { title: valueTitle(value) },
     toGoText({ value, to_go: figure, to_go_kind: kind }));
   const limits = data.guesses.flatMap((g) => [[g.guess, g.value], [`the best, ${g.best_guess}`, g.best_value]]
     .filter(([who, value], i) => value && value.limit_text && (i === 0 || g.best_guess !== g.guess))
     .map(([who, value]) => `${g.number}. ${who}: ${value.limit_text}`));
-  return el("div", { class: "review-body" },
-    el("h3", {}, data.won ? `Review: solved in ${guesses}`
-      : data.lost ? `Review: lost, not solved in ${guesses}` : `Review: not solved after ${guesses}`),
+  const elsewhere = data.guesses.filter((g) => notCounted.includes(g.number)).map((g) => g.number);
+  return [
     el("div", { class: "table-scroll" },
       stackTable(REVIEW_COLUMNS, data.guesses.map((g) => ({
-        attrs: { class: g.cost ? "costly" : "" },
-        cells: [g.number, g.guess, reviewFeedback(g, names), number(g.before), number(g.after),
+        attrs: { class: [g.cost ? "costly" : "", notCounted.includes(g.number) ? "not-counted" : ""]
+          .filter(Boolean).join(" ") },
+        cells: [g.number, g.guess, reviewFeedback(g, names), beforeButton(g, more), number(g.after),
           isMissing(g.expected_after) ? "?" : number(g.expected_after, 1), roundOrDash(g.luck),
           toGo(g.value, g.to_go, g.to_go_kind), g.best_guess, toGo(g.best_value, g.best_to_go, g.best_to_go_kind),
           costText(g), roundOrDash(g.skill)],
       })), { class: "review-table" })),
     limits.length ? el("ul", { class: "review-limits hint" }, limits.map((line) => el("li", {}, line))) : "",
-    data.solver_game && data.solver_game.length ? el("p", { class: "review-solver" },
-      `The solver's game for ${data.answer}: `,
-      data.solver_game.map((g, i) => [i ? " \u2192 " : "", reviewFeedback(g, names)])) : "",
+    elsewhere.length ? el("p", { class: "review-elsewhere hint" },
+      `Guess${elsewhere.length > 1 ? "es" : ""} ${elsewhere.join(", ")}: another word played once this board's `
+      + "answer was known (for another board): not counted in the totals.") : "",
+  ];
+}
+
+/** The summary, its legend and the share line (with a Copy button) of a review. */
+function reviewSummary(data, lost) {
+  const share = el("code", { class: "review-share-text" }, data.share);
+  const note = el("span", { class: "hint", "aria-live": "polite" });
+  return [
     el("p", { class: "review-summary" },
       `Skill ${data.skill ?? "?"}/100`,
       data.luck === null || data.luck === undefined ? "" : ` \u00b7 luck ${data.luck}/100`,
@@ -264,27 +324,104 @@ export function reviewView(data, names = null) {
     el("p", { class: "hint" },
       "Skill: the mean of your guesses' skill (100 \u00d7 2^(-cost / 0.25)) over the guesses made with more than "
       + "one answer left; luck: 50 is an average draw; to go: expected guesses to finish, this one included; "
-      + "cost: the guesses lost against the best guess."),
+      + "cost: the guesses lost against the best guess; a click on a Before count lists those answers."),
     el("p", { class: "review-share row wrap" }, share,
-      el("button", { type: "button", onclick: () => copyText(data.share, share, note) }, "Copy summary"), note));
+      el("button", { type: "button", onclick: () => copyText(data.share, share, note) }, "Copy summary"), note),
+  ];
 }
 
-/** Ask /api/review for `body`, with a busy note in `box`, then draw the review there; resolve to null
- * when it is shown, else to the error's message. Once `current()` is false (a newer request, a new
- * game) the box is left alone. */
-export async function loadReview(box, body, current) {
+/** A reviewed game (/api/review's answer): the table of its guesses, the solver's game for the same answer,
+ * the summary and the share line. `more()`: the same review's guesses with every candidate listed, for the
+ * Before buttons (`beforeButton`). */
+export function reviewView(data, names = null, more = null) {
+  const n = data.guesses.length;
+  const guesses = `${n} ${n === 1 ? "guess" : "guesses"}`;
+  const lost = data.cost_text || `${data.exact ? "" : "~"}${Number(data.cost).toFixed(3)}`;
+  return el("div", { class: "review-body" },
+    el("h3", {}, data.won ? `Review: solved in ${guesses}`
+      : data.lost ? `Review: lost, not solved in ${guesses}` : `Review: not solved after ${guesses}`),
+    reviewTable(data, names, more),
+    data.solver_game && data.solver_game.length ? el("p", { class: "review-solver" },
+      `The solver's game for ${data.answer}: `,
+      data.solver_game.map((g, i) => [i ? " \u2192 " : "", reviewFeedback(g, names)])) : "",
+    reviewSummary(data, lost));
+}
+
+/** A game of several boards as a compact list: each guess with the marks it got on every board (small tiles),
+ * a dash for a board solved before it. `steps`: [{guess, feedback: [marks or null per board]}]. */
+function boardsGame(steps, label) {
+  return el("ol", { class: "boards-game", "aria-label": label }, steps.map((step) => el("li", {},
+    el("span", { class: "guess-text" }, step.guess),
+    step.feedback.map((marks, b) => (marks === null || marks === undefined
+      ? el("span", { class: "mini-tiles solved-board", title: `board ${b + 1} solved before`,
+        "aria-label": `board ${b + 1} solved before` }, "\u2013")
+      : el("span", { class: "board-marks", "data-board": b + 1 },
+        reviewFeedback({ guess: step.guess, feedback: marks })))))));
+}
+
+/** A game of several boards reviewed (/api/boards/review's answer): each board's table headed by its answer,
+ * the player's game and the solver's own for the same answers side by side (their marks as small tiles), the
+ * summary and the share line. `more(b)`: board b's guesses with every candidate listed. */
+export function boardsReviewView(data, more = null) {
+  const count = data.boards.length;
+  const played = `${data.guesses} of ${data.limit} guesses`;
+  const longest = data.boards.reduce((a, b) => (b.guesses.length > a.guesses.length ? b : a)).guesses;
+  const mine = longest.map((g, i) => ({ guess: g.guess,
+    feedback: data.boards.map((board) => (i < board.guesses.length ? board.guesses[i].feedback : null)) }));
+  const boards = data.boards.map((board, b) => el("section", { class: "board-review", "data-board": b + 1,
+    "aria-label": `Board ${b + 1}, answer ${board.answer}` },
+  el("h4", {}, `Board ${b + 1}, answer ${board.answer}: `
+    + (board.won ? `solved in ${board.guesses.length}` : `not solved in ${board.guesses.length}`)),
+  reviewTable(board, null, more && (() => more(b)), board.not_counted || [])));
+  const n = (k) => `${k} ${k === 1 ? "guess" : "guesses"}`;
+  return el("div", { class: "review-body boards-review-body" },
+    el("h3", {}, data.won ? `Review: all ${count} words in ${played}`
+      : data.lost ? `Review: lost, not every word found in ${played}` : `Review: not solved after ${played}`),
+    el("p", { class: "hint" }, "Each board is reviewed as a Wordle game of its own over the guesses made while it "
+      + "was open: the best guess is the best for that board alone (no optimum of several boards is known)."),
+    boards,
+    el("section", { class: "boards-review-games", "aria-label": "Your game and the solver's" },
+      el("h4", {}, `Your game and the solver's for ${data.answers.join(", ")}`),
+      el("div", { class: "games-side" },
+        el("div", { class: "boards-review-mine" }, el("p", { class: "hint" }, `You: ${n(data.guesses)}`),
+          boardsGame(mine, "your game")),
+        el("div", { class: "boards-review-solver" }, el("p", { class: "hint" },
+          `The solver: ${n(data.solver_game.length)}`), boardsGame(data.solver_game, "the solver's game")))),
+    reviewSummary(data, data.cost_text));
+}
+
+/** Ask `url` for `body`, with a busy note in `box`, then draw `view(data, more)` there (`more`: the answer
+ * again with every candidate listed, asked once, on the first click on a Before count); resolve to null when
+ * it is shown, else to the error's message. Once `current()` is false (a newer request, a new game) the box
+ * is left alone. */
+async function loadInto(box, url, body, current, view) {
   box.hidden = false;
   box.setAttribute("aria-busy", "true");
   fill(box, el("p", { class: "status" }, "Reviewing your guesses against the best ones\u2026"));
   try {
-    const data = await api("POST", "/api/review", body);
-    if (current()) fill(box, reviewView(data));
+    const data = await api("POST", url, body);
+    const more = once(() => api("POST", url, { ...body, words: REVIEW_WORDS }));
+    if (current()) fill(box, view(data, more));
     return null;
   } catch (error) {
     return error.message;
   } finally {
     if (current()) box.removeAttribute("aria-busy");
   }
+}
+
+/** Ask /api/review for `body` and draw the review in `box` (`loadInto`). The first answer lists no
+ * candidates (a few KB, not the 20 KB of every Wordle answer before the first guess): a click on a Before
+ * count asks the same review again with them, answered from the server's memo without new ratings. */
+export function loadReview(box, body, current) {
+  return loadInto(box, "/api/review", body, current,
+    (data, more) => reviewView(data, null, async () => (await more()).guesses));
+}
+
+/** Ask /api/boards/review for `body` and draw the review of every board in `box` (`loadInto`). */
+export function loadBoardsReview(box, body, current) {
+  return loadInto(box, "/api/boards/review", body, current,
+    (data, more) => boardsReviewView(data, async (b) => (await more()).boards[b].guesses));
 }
 
 /** Text of a feedback for people: marks as they are, field lists as "name value" pairs. */
