@@ -189,10 +189,14 @@ def test_next_feedback_spellings_and_top_zero(client):
 def test_next_says_whether_the_guess_is_proven(client):
     on_tree = client.post("/api/next", json={"game": "wordle"}).json()
     assert on_tree["exact"] is True and on_tree["value"] == pytest.approx(7920 / 2315)
-    history = [{"guess": "CRANE", "feedback": "RYRGR"}]  # 4 candidates, proven at once
+    # off the tree and the opener book (a second guess of the player's own): 6 candidates, proven at once
+    history = [{"guess": "SALET", "feedback": "RRRRR"}, {"guess": "BLOND", "feedback": "RRYGG"}]
     live = client.post("/api/next", json={"game": "wordle", "history": history}).json()
-    assert live["source"] == "live" and live["exact"] is True and live["value"] == pytest.approx(1.75)
+    state = replay(get_solver(get_game("wordle")), steps_of(get_game("wordle"), history))
+    assert live["source"] == "live" and live["exact"] is True and live["value"] == pytest.approx(state.value)
     assert live["source_text"] == "a live proof: proven optimal"
+    booked = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "RYRGR"}]})
+    assert booked.json()["source"] == "book" and booked.json()["value"] == pytest.approx(1.75)
     book = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "ADIEU", "feedback": "RRRRY"}]})
     assert book.json()["source"] == "book" and book.json()["source_text"].startswith("the opener book, computed ahead")
     one = client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "GGGGR"}]})
@@ -205,7 +209,7 @@ def test_next_says_whether_the_guess_is_proven(client):
 
 def test_next_off_the_tree_is_live(client):
     game = get_game("wordle")
-    history = [{"guess": "CRANE", "feedback": "RRYRG"}]
+    history = [{"guess": "SALET", "feedback": "RRRRR"}, {"guess": "CHOIR", "feedback": "RRYRY"}]
     answer = client.post("/api/next", json={"game": "wordle", "history": history, "candidates": 0}).json()
     state = replay(get_solver(game), steps_of(game, history))
     assert answer["source"] == "live" and answer["candidates"] == []

@@ -293,11 +293,19 @@ class BoardsReview:
     def won(self) -> bool:
         return all(board.won for board in self.boards)
 
+    def elsewhere(self, board: int) -> list[int]:
+        """Return the numbers of the guesses of board `board` (0 first) played for another board: made once its
+        answer was known, not that answer, while another board was still open. They cost this board nothing
+        of its own, and the scores leave them out."""
+        reviewed = self.boards[board]
+        others = [len(other.guesses) for b, other in enumerate(self.boards) if b != board]
+        return [g.number for g in reviewed.guesses
+                if g.decided and g.guess != reviewed.answer and any(g.number <= taken for taken in others)]
+
     def counted(self) -> list[GuessReview]:
-        """Return the guesses that count in the scores: on each board, those made while it was open, but a
-        guess made once a board's answer was known that is not that answer (played for another board: it costs
-        that board nothing of its own)."""
-        return [g for board in self.boards for g in board.guesses if not (g.decided and g.guess != board.answer)]
+        """Return the guesses that count in the scores: every board's, but those played for another board
+        (`elsewhere`)."""
+        return [g for b, board in enumerate(self.boards) for g in board.guesses if g.number not in self.elsewhere(b)]
 
     @property
     def cost(self) -> float:

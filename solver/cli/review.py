@@ -150,7 +150,7 @@ def board_lines(review: BoardsReview, words: bool = False) -> list[str]:
            "past its 6th are valued playing on past a single board's limit."]
     for number, board in enumerate(review.boards, start=1):
         state = f"solved in {len(board.guesses)}" if board.won else f"not solved in {len(board.guesses)}"
-        elsewhere = [str(g.number) for g in board.guesses if g.decided and g.guess != board.answer]
+        elsewhere = [str(number) for number in review.elsewhere(number - 1)]
         out += ["", f"Board {number}, answer {board.answer}: {state}", *table(board),
                 *limit_notes(board, board.game.max_guesses)]
         if elsewhere:

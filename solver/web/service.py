@@ -632,7 +632,7 @@ def boards_review(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...], 
     for number, (board, answer) in enumerate(zip(result.boards, answers), start=1):
         codes = [game.code(row, answer) for row in guesses[:len(board.guesses)]]
         boards.append({**review_out(game, board, codes, words), "board": number,
-                       "not_counted": [g.number for g in board.guesses if g.decided and g.guess != board.answer]})
+                       "not_counted": result.elsewhere(number - 1)})
     return {"boards": boards, "won": result.won, "lost": not result.won and result.guesses >= result.limit,
             "guesses": result.guesses, "limit": result.limit, "answers": list(result.answers),
             "cost": result.cost, "cost_text": result.cost_text(), "exact": result.exact, "skill": result.skill,
