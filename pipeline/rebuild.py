@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from pipeline.builders.exact_tree import build_exact_tree
 from pipeline.builders.feedback_tables import build_table, load_table, table_games
 from pipeline.builders.greedy_tree import build_greedy_tree
@@ -17,6 +19,7 @@ from solver.core.game import Game
 from solver.core.progress import make_progress, stderr_console
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, all_variants, get_game, size_variants
 from solver.core.search.live import ExactLive
+from solver.games import boards
 from solver.games.wordlists import check_length
 
 
@@ -113,14 +116,23 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
 
 
 def warm_live_search(games: list[Game]) -> None:
-    """Load the live search's kernels of each game once (compiling them into Numba's cache the first
-    time, about 20 s a game), so that the first live request of a player's process does not wait."""
+    """Load every kernel a command may run live on each game once (compiling them into Numba's cache the
+    first time, about a minute in all for 8-bit tables and as much for 16-bit ones), so that no later
+    command compiles: the game's, the exact search's and the greedy rule's (`ExactLive.warm`), and for a
+    game played on several boards (Wordle in normal mode) the look-ahead's (`boards.lookahead_guess`)."""
     began = time.perf_counter()
+    boards_game = next((game for game in games if game.name == "wordle" and game.allowed is None), None)
     with make_progress() as progress:  # a bar that moves (its clock ticks) while Numba compiles
-        task = progress.add_task("live search kernels (compiled once after an install)", total=len(games))
+        task = progress.add_task("live search kernels (compiled once after an install)",
+                                 total=len(games) + (boards_game is not None))
         for game in games:
             progress.update(task, description=f"live search kernels: {game.key}")
             ExactLive(game).warm()
+            progress.advance(task)
+        if boards_game is not None:  # its kernels take any Wordle game's table: one game compiles them
+            progress.update(task, description=f"live search kernels: {boards_game.key}, several boards")
+            half = boards_game.n_targets // 2
+            boards.lookahead_guess(boards_game, np.arange(min(30, half)), np.arange(half, min(half + 40, 2 * half)))
             progress.advance(task)
         progress.update(task, description="live search kernels")
     stderr_console().print(f"live search kernels: ready in {time.perf_counter() - began:.1f} s")

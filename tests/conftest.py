@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from solver.core.coldstart import search_kernels_cached
+from solver.core.coldstart import live_kernels_cached
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -35,22 +35,35 @@ def shared_folder(*parts: str) -> Path:
 
 # Numba compiles a kernel the first time a process runs it and keeps it in its cache. On a fresh
 # checkout every pytest-xdist worker, and every command a test starts, would compile the same kernels
-# at once. The controller compiles them first instead, before the workers start, in two processes: the
-# exact search's kernels for 8-bit tables (Wordle) and for 16-bit ones (cards n3), about 40 s of one
-# core each; with a warm cache this is skipped.
+# at once (and say so on stderr). The controller compiles them first instead, before the workers start,
+# in two processes: what `make tables` compiles (`pipeline.rebuild.warm_live_search`), the live kernels of
+# every variant with 8-bit tables and the several boards' (about a minute of one core), and of those with
+# 16-bit ones (cards n3, n4: about 100 s); when the cache holds them all this is skipped.
 _WARM_UPS = (
-    "from solver.core.registry import get_game\n"
-    "from solver.core.search.live import ExactLive\n"
-    "ExactLive(get_game('wordle')).warm()",
     "import numpy as np\n"
-    "from solver.core.registry import get_game\n"
+    "from solver.core.registry import all_variants, get_game\n"
     "from solver.core.search.live import ExactLive\n"
     "from solver.games import boards\n"
-    "ExactLive(get_game('cards', 'n3')).warm()\n"
+    "for key in all_variants():\n"
+    "    if get_game(*key).code_dtype.itemsize == 1:\n"
+    "        ExactLive(get_game(*key)).warm()\n"
     "game = get_game('wordle')\n"
     "boards.lookahead_guess(game, np.arange(30), np.arange(100, 140))\n"
     "boards.spread_order(game, [np.arange(30), np.arange(100, 140), np.arange(200, 260)])",
+    "from solver.core.registry import all_variants, get_game\n"
+    "from solver.core.search.live import ExactLive\n"
+    "for key in all_variants():\n"
+    "    if get_game(*key).code_dtype.itemsize > 1:\n"
+    "        ExactLive(get_game(*key)).warm()",
 )
+
+
+def kernels_cached() -> bool:
+    """Return whether Numba's cache holds what `_WARM_UPS` compile (checked in its index, nothing run)."""
+    from solver.core.registry import all_variants, get_game
+    from solver.core.search import within
+
+    return within.kernels_cached() and all(live_kernels_cached(get_game(*key)) for key in all_variants())
 
 
 def pytest_configure(config):
@@ -60,7 +73,7 @@ def pytest_configure(config):
         # one Numba thread a worker, as the pipeline's process pools run (one process a core): threads
         # of two workers on two cores only take turns (test_threads runs the kernels on two threads)
         os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    if search_kernels_cached():
+    if kernels_cached():
         return
     runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL) for code in _WARM_UPS]
     for run in runs:

@@ -7,19 +7,22 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from solver.core import coldstart
+from solver.core import coldstart, progress
 from solver.core.coldstart import ColdStart, WarmUp
+from solver.core.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 class FakeExactLive:
     memo = 7
+    game = get_game("wordle")
 
     def __init__(self):
         self.calls = []
@@ -47,14 +50,15 @@ class FakeWarmUp(WarmUp):
 
 @pytest.fixture
 def told(monkeypatch):
-    monkeypatch.setattr(coldstart, "_TOLD", coldstart.threading.Event())
+    monkeypatch.setattr(progress, "_TOLD", threading.Event())  # the process's one notice, not given yet
     messages = []
     monkeypatch.setattr(coldstart.log, "warning", lambda text, *args: messages.append(text % args))
     return messages
 
 
 def test_cold_kernels_start_one_warm_up_and_searches_find_nothing(tmp_path, monkeypatch, told):
-    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda: False)
+    asked = []
+    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda dtype: asked.append(dtype) or False)
     exact, warm_up = FakeExactLive(), FakeWarmUp(tmp_path / "warm-up.lock")
     stand_in = ColdStart(exact, "wordle", "normal", warm_up)
     assert stand_in.state_key(None, ()) == ("key",)
@@ -62,14 +66,33 @@ def test_cold_kernels_start_one_warm_up_and_searches_find_nothing(tmp_path, monk
     assert stand_in.rate(None, (), [1, 2]) == {}
     assert stand_in.memo == 7 and exact.calls == []  # the rest is the wrapped search's
     assert warm_up.started == [("wordle", "normal")]  # one warm-up, however often asked
+    assert set(asked) == {exact.game.code_dtype}  # the kernels of the game's table type (uint8 or uint16)
     assert len(told) == 1 and "greedy rule" in told[0] and "background" in told[0]
-    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda: True)  # the warm-up filled the cache
+    assert not progress.tell_compiling(progress.GAME_KERNELS)  # the greedy rule's kernels: no second notice
+    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda dtype: True)  # the warm-up filled the cache
     assert stand_in.choose_checked(None, (), 1.0) == ("choice", False)
     assert stand_in.rate(None, (), [1]) == {1: "rating"}
 
 
+def test_kernels_compiled_before_the_first_state_off_the_tree_leave_the_notice_to_the_background(
+        tmp_path, monkeypatch, told):
+    """A ranking compiles the game's kernels before the solver's guess: the one notice is still the
+    background warm-up's when the exact search's kernels are missing, else the foreground's."""
+    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda dtype: False)
+    warm_up = FakeWarmUp(tmp_path / "warm-up.lock")
+    stand_in = ColdStart(FakeExactLive(), "wordle", "normal", warm_up)
+    assert not progress.tell_compiling(progress.GAME_KERNELS)
+    assert len(told) == 1 and "background" in told[0] and warm_up.started == [("wordle", "normal")]
+    monkeypatch.setattr(progress, "_TOLD", threading.Event())
+    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda dtype: True)
+    foreground = []
+    monkeypatch.setattr(progress.log, "warning", lambda text, *args: foreground.append(text % args))
+    assert progress.tell_compiling(progress.GAME_KERNELS) and len(told) == 1
+    assert foreground[0].startswith("compiling the game's kernels") and not stand_in.cold()
+
+
 def test_a_running_warm_up_is_not_started_again_and_a_failed_one_is_not_waited_for(tmp_path, monkeypatch, told):
-    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda: False)
+    monkeypatch.setattr(coldstart, "search_kernels_cached", lambda dtype: False)
     lock = tmp_path / "warm-up.lock"
     with open(lock, "a+") as handle:  # another process's warm-up, two seconds in
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -97,7 +120,6 @@ def test_the_cache_check_reads_numbas_index(tmp_path):
     assert empty == ["False"]
     from solver.core.search import kernel  # the suite's own cache: loaded (or compiled) by a search here
     from solver.core.search.live import ExactLive
-    from solver.core.registry import get_game
 
     ExactLive(get_game("mastermind")).warm()
     assert kernel.search.signatures and coldstart.search_kernels_cached()

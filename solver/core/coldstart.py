@@ -4,14 +4,15 @@ guesses off the tree meanwhile from the greedy rule.
 Numba compiles the exact search's kernels the first time they run on a machine (about 40 s of one core
 in all) and keeps them in its cache, from which later processes load them in a fraction of a second.
 A person at a terminal should not wait for that: the CLI puts a `ColdStart` in place of the game's
-`ExactLive`. On its first use (the first state off the tree) it checks Numba's cache
-(`search_kernels_cached`); when the kernels are not there it starts one warm-up process in the
-background (``python -m solver.core.coldstart GAME VARIANT LOCK``: `ExactLive.warm`, detached, one at a
-time: `WarmUp`), logs once what is being prepared and for how long, and answers every search as one
+`ExactLive`. On its first use (the first state off the tree) it checks Numba's cache for the kernels of
+the game's table type (`search_kernels_cached`); when they are not there it starts one warm-up process
+in the background (``python -m solver.core.coldstart GAME VARIANT LOCK``: `ExactLive.warm`, detached, one
+at a time: `WarmUp`), logs once what is being prepared and for how long, and answers every search as one
 that found nothing within its budget, so the runtime plays the greedy rule's guess and ranks by the
 quick estimates (marked ≈), as with ``--live greedy``. Once the cache holds the kernels it is the
 plain `ExactLive`. Scripts, the library and ``--exact`` never get it: their answers stay the exact
-search's, whatever the cache holds.
+search's, whatever the cache holds, and a command that compiles kernels in the foreground says so at
+once, in one line (`solver.core.progress.first_call_notice`). Either notice is the process's only one.
 """
 from __future__ import annotations
 
@@ -21,37 +22,28 @@ import logging
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from solver.core.kernel_cache import search_kernels_cached
+from solver.core.progress import before_notice, claim_notice
 from solver.core.registry import get_game
 from solver.core.search.live import ExactLive
 
 log = logging.getLogger(__name__)
 WARM_UP_SECONDS = 60  # what the notice announces: about 40 s of one core measured on a quiet machine, more when busy
-_TOLD = threading.Event()  # the notice is given once a process
 FAILED = "failed"  # the first word of a warm-up's lock file after it failed: later commands compile in place
 
 
-def search_kernels_cached() -> bool:
-    """Return whether the exact search's kernel is loaded in this process or Numba's cache on this
-    machine holds it for this code (its index has an entry for this machine and this source); True
-    when that cannot be told (another Numba's cache layout): the search then runs as it always did."""
-    from solver.core.search import kernel  # defers Numba to the first state off the tree
+def live_kernels_cached(game) -> bool:
+    """Return whether the kernels a live guess of `game` runs are loaded or in Numba's cache: the game's
+    table and scoring kernels (`scoring.rule_kernels_cached`) and the exact search's for its table type
+    (the kernels they call come with them); nothing is run."""
+    from solver.core import scoring  # defers Numba to the first state off the tree
 
-    dispatcher = kernel.search
-    if dispatcher.signatures:
-        return True
-    try:
-        cache = dispatcher._cache
-        wanted = cache._index_key(None, dispatcher.targetctx.codegen())[1:]  # this machine, this bytecode
-        return any(key[1:] == wanted for key in cache._cache_file._load_index())
-    except Exception as err:  # noqa: BLE001 - Numba's private cache API: any change means "cannot tell"
-        log.debug("cannot read Numba's cache index (%s): the kernels count as cached", err)
-        return True
+    return scoring.rule_kernels_cached(game) and search_kernels_cached(game.code_dtype)
 
 
 def default_lock() -> Path:
@@ -131,6 +123,9 @@ class ColdStart:
         self._warm_up = warm_up or WarmUp()
         self._ready = False
         self._started = False  # this process started a warm-up (its lock may not be taken yet)
+        # kernels compiled before the first state off the tree (the game's, for a ranking) check first
+        # whether the exact search's are missing: then the notice is this one
+        before_notice(self.cold)
 
     def __getattr__(self, name):
         return getattr(self._exact_live, name)
@@ -144,7 +139,7 @@ class ColdStart:
         """Return whether searches are skipped now: the kernels are not cached and a warm-up runs (one is
         started, and the notice logged, the first time); False for good once they are cached, or when
         the last warm-up failed (the search then compiles here, as without a stand-in)."""
-        if self._ready or search_kernels_cached():
+        if self._ready or search_kernels_cached(self._exact_live.game.code_dtype):
             self._ready = True
             return False
         state, seconds = self._warm_up.state()
@@ -154,8 +149,7 @@ class ColdStart:
         if state == "none" and not self._started:
             self._warm_up.start(*self._game)
             self._started = True
-        if not _TOLD.is_set():
-            _TOLD.set()
+        if claim_notice():  # the process's one notice on compiling kernels (`solver.core.progress`)
             since = f", started {seconds:.0f} s ago" if state == "running" else ""
             log.warning("the exact search's kernels are being compiled in the background (about %d s, once after "
                         "an install or an upgrade%s); until they are ready, guesses off the tree come from the "

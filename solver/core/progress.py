@@ -1,17 +1,29 @@
-"""Progress bars on standard error, shared by the CLI's long commands and the pipeline's builds."""
+"""Progress bars on standard error, shared by the CLI's long commands and the pipeline's builds; and the one
+notice a process gives when Numba must compile kernels before it can answer (`first_call_notice`)."""
 from __future__ import annotations
 
 import logging
 import sys
 import threading
+import weakref
 from contextlib import contextmanager
 from functools import cache
 from typing import Callable, Iterator
 
+from solver.core.kernel_cache import must_compile
+
 log = logging.getLogger(__name__)
-FIRST_CALL_NOTICE = 0.4  # seconds a kernel's first call may take before the user is told why (a load from its cache: 0.1-0.3 s); with the imports before it, told within 1 s of the start
 _TOLD = threading.Event()  # the notice is given once a process
 _TOLD_LOCK = threading.Lock()
+_BEFORE: list[weakref.WeakMethod] = []  # what runs before the notice is given (`before_notice`)
+
+# the kernels a notice names, and how long compiling them takes (measured on a 2-core machine: the game's
+# table and scoring kernels 2.6 s, the exact search's 40-60 s for 8-bit tables and more for 16-bit ones,
+# the several-boards look-ahead's 10 s)
+GAME_KERNELS = "the game's kernels"
+SEARCH_KERNELS = "the exact search's kernels"
+BOARDS_KERNELS = "the several-boards look-ahead's kernels"
+COMPILE_TIMES = {GAME_KERNELS: "seconds", SEARCH_KERNELS: "about a minute", BOARDS_KERNELS: "about 10 s"}
 
 
 @cache
@@ -49,8 +61,8 @@ def terminal_progress(description: str, total: int | None) -> Iterator[Callable[
 
 
 def claim_notice() -> bool:
-    """Return True to the first caller in this process (it gives the one notice on preparing kernels:
-    `first_call_notice`, or the background warm-up's, `solver.core.coldstart`), False to later ones."""
+    """Return True to the first caller in this process (it gives the one notice on compiling kernels:
+    `tell_compiling`, or the background warm-up's, `solver.core.coldstart`), False to later ones."""
     with _TOLD_LOCK:
         if _TOLD.is_set():
             return False
@@ -58,27 +70,30 @@ def claim_notice() -> bool:
         return True
 
 
-@contextmanager
-def first_call_notice(dispatcher, what: str, after: float = FIRST_CALL_NOTICE) -> Iterator[None]:
-    """Run the block (a call of the Numba `dispatcher`); if it is the dispatcher's first call in this
-    process and it takes more than `after` seconds (Numba compiling the kernel: its cache is empty after
-    an install, or stale after an upgrade), log a WARNING saying what is being prepared and for how
-    long, while the call goes on, once a process (the CLI prints it as ``warning: ...`` on stderr). Only
-    when standard error is a terminal: a person waits there; a script's output stays as it was."""
-    if getattr(dispatcher, "signatures", True) or not sys.stderr.isatty():  # loaded already (or no Numba),
-        yield  # or no person at a terminal to tell: the output of scripts and pipes stays what it was
-        return
-    done = threading.Event()
+def before_notice(hook: Callable[[], object]) -> None:
+    """Have `hook()` run before `tell_compiling` gives this process's notice: a bound method, held weakly
+    (gone with its object). The stand-in of a command at a terminal (`coldstart.ColdStart.cold`) gives its
+    own notice then, when the exact search's kernels are missing: they compile in the background."""
+    _BEFORE[:] = [weakref.WeakMethod(hook)]
 
-    def tell() -> None:
-        if not done.wait(after) and claim_notice():
-            log.warning("preparing %s for this machine: Numba compiles them once after an install or an upgrade "
-                        "(seconds for a game's, about a minute for the exact search's); later runs start at once",
-                        what)
 
-    threading.Thread(target=tell, name="first-call-notice", daemon=True).start()
-    try:
-        yield
-    finally:
-        done.set()
+def tell_compiling(what: str, then: str = "") -> bool:
+    """Log, once a process, a WARNING that `what` (a key of COMPILE_TIMES) is being compiled for this
+    machine, and for how long (`then`: what may follow it, appended to the time); the CLI prints it as one
+    ``warning: ...`` line on stderr, with a terminal or without. Return whether it was given now."""
+    hook = _BEFORE[0]() if _BEFORE else None
+    if hook is not None and not _TOLD.is_set():
+        hook()  # may give the notice itself
+    if not claim_notice():
+        return False
+    log.warning("compiling %s for this machine, once after an install or an upgrade (%s%s); later commands "
+                "load them at once", what, COMPILE_TIMES[what], then)
+    return True
 
+
+def first_call_notice(dispatcher, what: str, args: tuple, then: Callable[[], str] | None = None) -> None:
+    """Before calling the Numba `dispatcher` with `args`: when the call must compile it (`must_compile`:
+    its cache is empty after an install, or stale after an upgrade), give the process's one notice at once
+    (`tell_compiling`: `what` is compiled, and how long; `then()`, asked only then, what may follow)."""
+    if not _TOLD.is_set() and must_compile(dispatcher, args):
+        tell_compiling(what, then() if then is not None else "")

@@ -25,7 +25,8 @@ from typing import Callable
 import numpy as np
 
 from solver.core.game import Game
-from solver.core.progress import first_call_notice
+from solver.core.kernel_cache import must_compile, search_kernels_cached
+from solver.core.progress import GAME_KERNELS, first_call_notice
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,18 @@ def rule_kernels(rule: Callable):
     return table_kernel, score_kernel
 
 
+def rule_kernels_cached(game: Game) -> bool:
+    """Return whether `feedback_table` and `partition_scores` (without a table) of `game` find their kernels
+    loaded or in Numba's cache (`kernel_cache.must_compile`, with arguments of their types; nothing run)."""
+    if not HAVE_NUMBA:
+        return True
+    table_kernel, score_kernel = rule_kernels(game.rule)
+    rows = game.rows[[0]]  # a copy, as the calls' (the game's rows are read-only: another type)
+    return not (must_compile(table_kernel, (rows, rows, np.empty((1, 1), game.code_dtype)))
+                or must_compile(score_kernel, (rows, rows, game.n_codes, get_num_threads(), np.empty(1, np.int64),
+                                               np.empty(1, np.float64))))
+
+
 def _indices(values, size: int, what: str) -> np.ndarray:
     if values is None:
         return np.arange(size, dtype=np.int64)
@@ -130,12 +143,18 @@ def feedback_table(game: Game, guesses=None, targets=None) -> np.ndarray:
     target_rows = np.ascontiguousarray(game.rows[t])
     if HAVE_NUMBA:
         kernel = rule_kernels(game.rule)[0]
-        with first_call_notice(kernel, "the game's kernels"):
-            kernel(guess_rows, target_rows, out)
+        first_call_notice(kernel, GAME_KERNELS, (guess_rows, target_rows, out), lambda: _search_after(game))
+        kernel(guess_rows, target_rows, out)
     else:
         for i, row in enumerate(guess_rows):
             out[i] = [game.rule(row, target) for target in target_rows]
     return out
+
+
+def _search_after(game: Game) -> str:
+    """Return what the notice of compiling the game's kernels adds: the exact search's kernels, when they
+    are not compiled either for the game's tables (a live guess off the tree then compiles them next)."""
+    return "" if search_kernels_cached(game.code_dtype) else ", then the exact search's if it runs, about a minute"
 
 
 def partition_scores(game: Game, guesses, candidates, table: np.ndarray | None = None):
@@ -150,16 +169,19 @@ def partition_scores(game: Game, guesses, candidates, table: np.ndarray | None =
     if table is not None:
         c = _indices(candidates, table.shape[1], "candidates")
         if HAVE_NUMBA:
-            _score_table_kernel(table, g, c, game.n_codes, get_num_threads(), sum_sq, entropy)
+            args = (table, g, c, game.n_codes, get_num_threads(), sum_sq, entropy)
+            first_call_notice(_score_table_kernel, GAME_KERNELS, args)
+            _score_table_kernel(*args)
             return sum_sq, entropy
         codes = table[np.ix_(g, c)]
     else:
         c = _indices(candidates, game.n_guesses, "candidates")
         if HAVE_NUMBA:
             kernel = rule_kernels(game.rule)[1]
-            with first_call_notice(kernel, "the game's kernels"):
-                kernel(np.ascontiguousarray(game.rows[g]), np.ascontiguousarray(game.rows[c]), game.n_codes,
-                       get_num_threads(), sum_sq, entropy)
+            args = (np.ascontiguousarray(game.rows[g]), np.ascontiguousarray(game.rows[c]), game.n_codes,
+                    get_num_threads(), sum_sq, entropy)
+            first_call_notice(kernel, GAME_KERNELS, args, lambda: _search_after(game))
+            kernel(*args)
             return sum_sq, entropy
         codes = feedback_table(game, g, c)
     for i, row in enumerate(codes):

@@ -217,8 +217,9 @@ def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray) -> int
     """Return the guess row the look-ahead plays on two open boards (candidate target positions of each;
     see the module docstring)."""
     from solver.core import scoring  # defers Numba to the compute path
-    from solver.core.search.within import rate_guesses  # defers Numba to the compute path
+    from solver.core.search.within import compile_notice, rate_guesses  # defers Numba to the compute path
 
+    compile_notice()  # before the greedy order and the table: their kernels compile in seconds, these in 10
     order = greedy_order(game, [board_a, board_b])
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.game import Game
-from solver.core.progress import first_call_notice
+from solver.core.kernel_cache import search_kernels_cached
+from solver.core.progress import SEARCH_KERNELS, first_call_notice, tell_compiling
 from solver.core.search import kernel
 from solver.core.search.kernel import INF, Workspace
 from solver.core.search.nodes import Nodes
@@ -152,6 +153,8 @@ def read_only(table: np.ndarray) -> np.ndarray:
 def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
+    if not search_kernels_cached(table.dtype):  # the notice comes before the set-up's kernels compile
+        tell_compiling(SEARCH_KERNELS)
     g_count, t_count = table.shape
     if g_count >= 1 << kernel.KEY_SHIFT or t_count ** 2 * (options.max_guesses + 3) >= 1 << (62 - kernel.KEY_SHIFT):
         raise ValueError(f"{g_count} guesses of {t_count} targets: too many for the kernel's ordering keys")
@@ -360,12 +363,11 @@ class Searcher:
         args = (ws, H, np.int64(r), np.int64(limit), np.int64(0), pool, np.uint64(ghash), np.int64(free),
                 np.int64(forced))
         self.ws.local_b[0] = 0  # a guess forced at the root is valued with no pass of this search's behind it
+        first_call_notice(kernel.search, SEARCH_KERNELS, args)
         if H.size <= WATCHED_SIZE or threading.current_thread() is not threading.main_thread():
             wait_for_straggler(self)
-            with first_call_notice(kernel.search, "the exact search's kernels"):
-                return int(kernel.search(*args))
-        with first_call_notice(kernel.search, "the exact search's kernels"):
-            return run_watched([self], lambda searcher: int(kernel.search(*args)))[0]
+            return int(kernel.search(*args))
+        return run_watched([self], lambda searcher: int(kernel.search(*args)))[0]
 
     # -- the first levels with symmetry: guesses reduced to one per class of equivalent guesses --
     @property

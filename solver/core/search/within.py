@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solver.core.progress import first_call_notice
+from solver.core.kernel_cache import must_compile
+from solver.core.progress import BOARDS_KERNELS, first_call_notice
 
 
 @njit(cache=True)
@@ -234,6 +235,24 @@ def rate_guesses(table: np.ndarray, own: np.ndarray, rows: np.ndarray, board_a: 
     arrays = [np.ascontiguousarray(x, dtype=np.int64) for x in (own, rows, board_a, board_b, inner)]
     own, rows, board_a, board_b, inner = arrays
     out = np.zeros(rows.size, dtype=np.float64)
-    with first_call_notice(_rate_kernel, "the several-boards look-ahead's kernels"):
-        _rate_kernel(table, own, rows, board_a, board_b, inner, int(win), int(depth), 256, out)
+    args = (table, own, rows, board_a, board_b, inner, int(win), int(depth), 256, out)
+    first_call_notice(_rate_kernel, BOARDS_KERNELS, args)
+    _rate_kernel(*args)
     return out
+
+
+def _sample_args() -> tuple:
+    """Return arguments of `_rate_kernel` of the types `rate_guesses` passes (its machine code is per type)."""
+    table, index = np.zeros((1, 1), np.uint8), np.zeros(1, np.int64)
+    return table, index, index, index, index, index, 0, 2, 256, np.zeros(1, np.float64)
+
+
+def compile_notice() -> None:
+    """Give the process's one notice now when `rate_guesses` must compile its kernels
+    (`progress.first_call_notice`): before the work that comes first."""
+    first_call_notice(_rate_kernel, BOARDS_KERNELS, _sample_args())
+
+
+def kernels_cached() -> bool:
+    """Return whether `rate_guesses` finds its kernels loaded or in Numba's cache (nothing run)."""
+    return not must_compile(_rate_kernel, _sample_args())
