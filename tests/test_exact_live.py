@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import time
 
 import numpy as np
@@ -105,8 +106,13 @@ def test_a_state_no_tree_finishes_in_the_guesses_left_gets_no_exact_choice():
 
 
 def test_the_command_line_says_what_a_live_guess_is_worth():
-    result = CliRunner().invoke(app, ["solve", "wordle"], input="CRANE=RYRGR\nquit\n")
-    assert "(a live proof: proven optimal, 1.750 guesses expected from here, this one included)" in result.stdout
+    # off the tree and the opener book: the player's own second guess after SALET
+    result = CliRunner().invoke(app, ["solve", "wordle"], input="RRRRR\nBLOND=RRYGG\nquit\n")
+    assert re.search(r"\(a live proof: proven optimal, \d\.\d{3} guesses expected from here, this one included\)",
+                     result.stdout), result.stdout
+    booked = CliRunner().invoke(app, ["solve", "wordle"], input="CRANE=RYRGR\nquit\n")
+    assert "(from the opener book, computed ahead: proven optimal, 1.750 guesses expected from here, this one " \
+           "included)" in booked.stdout
     greedy = CliRunner().invoke(app, ["solve", "wordle", "--live", "greedy"], input="CRANE=RYRGR\nquit\n")
     assert "the greedy rule's guess" in greedy.stdout
     wrong = CliRunner().invoke(app, ["play", "wordle", "BURNT", "--live", "perfect"])

@@ -32,6 +32,7 @@ from solver.analysis.estimate import estimated_to_go
 from solver.analysis.walk import NodeArrays, walk
 from solver.core.runtime import Solver, State
 from solver.core.finish import lost_with_two
+from solver.core.search.live import ExactLive
 from solver.core.game import Game
 from solver.games import wordlists
 
@@ -283,8 +284,6 @@ def _small_value(state: State, row: int) -> ToGo:
 def _overtime(solver: Solver):
     """Return the exact live search of `solver`'s game allowed OVERTIME guesses past its limit: the value of
     play that must go on past the limit."""
-    from solver.core.search.live import ExactLive
-
     game = solver.game
     return ExactLive(game, solver.exact_live.memo, finish=solver.exact_live.finish, depth=game.max_guesses + OVERTIME)
 
