@@ -260,7 +260,7 @@ def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = 
         after = 0 if code == game.win_code else int(counts[code])
         expected_after = float((counts.astype(np.float64) ** 2).sum()) / positions.size
         best_row = solver.guess_row(state) if positions.size > 1 else int(game.target_index[positions[0]])
-        rated = values.rate(state, [row, best_row], budget, large=True) if positions.size > 1 else {}
+        rated = values.rate(state, [row, best_row], budget, large=True, worst=False) if positions.size > 1 else {}
         player, best = rated.get(row), rated.get(best_row)
         if positions.size == 1:
             left = values.guesses_left(state)

@@ -288,30 +288,34 @@ def _overtime(solver: Solver):
     return ExactLive(game, solver.exact_live.memo, finish=solver.exact_live.finish, depth=game.max_guesses + OVERTIME)
 
 
-def _past_limit(state: State, rows: list[int], budget: float, large: bool) -> dict[int, ToGo]:
+def _past_limit(state: State, rows: list[int], budget: float, large: bool, worst: bool = True) -> dict[int, ToGo]:
     """Return {row: ToGo} of the least expected guesses with each of `rows` when the game goes on past its
     limit (the exact search allowed OVERTIME more guesses; a strategy found, or the quick estimate)."""
     solver = state.solver
     out: dict[int, ToGo] = {}
     n = state.remaining
     if solver.live == "exact" and n > 2:
-        ratings = _overtime(solver).rate(state.candidate_positions, state.history, rows, budget, large=large)
+        ratings = _overtime(solver).rate(state.candidate_positions, state.history, rows, budget, large=large,
+                                         worst=worst)
         for row, rating in ratings.items():
-            out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, SEARCH, n)
+            out[row] = ToGo(row, rating.expected, rating.worst if worst else None,
+                            PROVEN if rating.exact else APPROXIMATE, SEARCH, n)
     for row in rows:
         if row not in out:
             out[row] = ToGo(row, estimated_to_go(state, row), None, ESTIMATE, ESTIMATED, n)
     return out
 
 
-def rate(state: State, rows, budget: float | None = None, large: bool = False) -> dict[int, ToGo]:
+def rate(state: State, rows, budget: float | None = None, large: bool = False, worst: bool = True) -> dict[int, ToGo]:
     """Return {guess row: ToGo} for every one of the `rows` (guess rows allowed in `state`): the tree's,
     the opener ranking's at the start, else the exact live search's within `budget` seconds (default:
     the solver's; none with the solver's live mode "greedy"), else the quick estimate. A guess that
     cannot finish every candidate within the guesses left (proven by the search, the opener ranking, or
     plainly with one or two guesses left) is valued with the game going on past its limit, and says how
     many candidates it loses (`ToGo.lost`). `large`: let the search take states as large as a whole
-    game's start."""
+    game's start. `worst` False: the worst cases are not searched for (a review shows none), and the
+    solver's own guess, when its choice was proven, takes the proof's total (the same value, not searched
+    again)."""
     solver = state.solver
     game = solver.game
     rows = [int(row) for row in dict.fromkeys(rows)]
@@ -349,13 +353,16 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
     if n <= 2:
         for row in rows:
             out.setdefault(row, _small_value(state, row))
+    if not worst and chosen is not None and chosen.exact and chosen.guess in rows and chosen.guess not in out \
+            and chosen.guess not in lost:
+        out[chosen.guess] = ToGo(chosen.guess, chosen.expected, None, PROVEN, SEARCH, n)
     # the opener book holds no worst case: the search's proof of the same total gives it, where it ends in time
-    unworst = [row for row in rows if row in out and out[row].source == BOOK and out[row].worst is None]
+    unworst = [row for row in rows if worst and row in out and out[row].source == BOOK and out[row].worst is None]
     todo = [row for row in rows if (row not in out or out[row].kind == BOUND) and row not in lost] + unworst
     if todo and n > 2 and solver.live == "exact":
         unfinishable: set[int] = set()
         ratings = solver.exact_live.rate(state.candidate_positions, state.history, todo, budget, large=large,
-                                         unfinishable=unfinishable)
+                                         worst=worst, unfinishable=unfinishable)
         for row, rating in ratings.items():
             known = out.get(row)
             if row in unworst:
@@ -364,13 +371,14 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False) -
                 continue
             if known is not None and not rating.exact and rating.expected <= known.expected:
                 continue  # a bound from the ranking at least as high as a strategy found: keep the bound
-            out[row] = ToGo(row, rating.expected, rating.worst, PROVEN if rating.exact else APPROXIMATE, SEARCH, n)
+            out[row] = ToGo(row, rating.expected, rating.worst if worst else None,
+                            PROVEN if rating.exact else APPROXIMATE, SEARCH, n)
         for row in unfinishable:
             out.pop(row, None)
             lost[row] = (1, False)
     over = [row for row in rows if row in lost]
     if over:
-        for row, value in _past_limit(state, over, budget, large).items():
+        for row, value in _past_limit(state, over, budget, large, worst).items():
             count, exact = lost[row]
             out[row] = replace(value, lost=count, lost_exact=exact, left=left)
     for row in rows:
