@@ -143,7 +143,7 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
     is told as each node's guess finishes n of the played targets (for progress).
 
     The guesses are the solver's: its tree while the history follows it, else its live choice
-    within its time budget (`Solver.choose_off_tree`, as `Solver.guess_row`).
+    within its time budget, the opener book's one guess in (`Solver.choose_state`, as `Solver.guess_row`).
     Candidates are split at each node by the feedback of its guess instead of being filtered
     again from the whole history.
     """
@@ -160,7 +160,7 @@ def walk(solver: Solver, state: State, targets: np.ndarray | None = None, first:
         elif node is not None:
             row = int(tree.guess[node])
         else:
-            greedy, exact = solver.choose_off_tree(positions, history)
+            greedy, exact, _ = solver.choose_state(positions, history)
             row = exact.guess if exact is not None else greedy.guess
         me = len(columns["parent"])
         count = int(playing.sum())

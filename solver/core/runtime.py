@@ -393,9 +393,14 @@ class Solver:
     def book_choice(self, state: State) -> ExactChoice | None:
         """Return the opener book's choice of an off-tree state one guess into the game (its value proven,
         or a top-k strategy's), or None when the book does not cover it (or with the greedy live mode)."""
-        if len(state.history) != 1 or self.live != "exact":
+        return self.book_lookup(state.history)
+
+    def book_lookup(self, history) -> ExactChoice | None:
+        """Return the opener book's choice after `history` when it is one guess long and the book covers it
+        (with the exact live mode), else None."""
+        if len(history) != 1 or self.live != "exact":
             return None
-        found = self.book.get(tuple(int(x) for x in state.history[0]))
+        found = self.book.get(tuple(int(x) for x in history[0]))
         if found is None:
             return None
         guess, candidates, total, proven, _ = found
@@ -409,21 +414,28 @@ class Solver:
         if state.node is not None and tree is not None:
             return int(tree.guess[state.node])
         if "choice" not in state._live:
-            booked, source = self.book_choice(state), "book"
-            if booked is not None and not booked.exact:  # the book's best found, not proven: the live search may beat it
-                _, exact = self.choose_off_tree(state.candidate_positions, state.history)
-                if exact is not None and exact.total < booked.total:
-                    booked, source = exact, "live"
-            if booked is not None:
-                state._live["choice"], state._live["exact"], state._live["source"] = None, booked, source
-        if "choice" not in state._live:
             if not state.history:
                 self._warn_whole_game_live()
-            state._live["choice"], state._live["exact"] = self.choose_off_tree(state.candidate_positions,
-                                                                               state.history)
-            state._live["source"] = "live"
+            choice, exact, source = self.choose_state(state.candidate_positions, state.history)
+            state._live["choice"], state._live["exact"], state._live["source"] = choice, exact, source
         exact = state._live["exact"]
         return exact.guess if exact is not None else state._live["choice"].guess
+
+    def choose_state(self, positions: np.ndarray, history) -> tuple[strategy.LiveChoice | None, ExactChoice | None,
+                                                                      str]:
+        """Return (the greedy choice, the exact choice, the source) of the guess played in an off-tree state
+        with these candidate positions after `history`: one guess into the game the opener book's, "book" (an
+        unproven entry only when the live search finds no smaller total, then that, "live"), else
+        `choose_off_tree`'s, "live". What `guess_row` plays, for a state or a strategy played out (`walk`)."""
+        booked = self.book_lookup(history)
+        if booked is not None and not booked.exact:  # the book's best found, not proven: the live search may beat it
+            _, exact = self.choose_off_tree(positions, history)
+            if exact is not None and exact.total < booked.total:
+                return None, exact, "live"
+        if booked is not None:
+            return None, booked, "book"
+        choice, exact = self.choose_off_tree(positions, history)
+        return choice, exact, "live"
 
     def choose_off_tree(self, positions: np.ndarray, history) -> tuple[strategy.LiveChoice | None,
                                                                          ExactChoice | None]:
