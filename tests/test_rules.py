@@ -1,4 +1,6 @@
 """Rules of the five games: specification examples, kernels against naive references, symmetries."""
+from itertools import combinations
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -98,6 +100,19 @@ def test_parameterised_variants():
     assert mastermind.game(pegs=3, colours=4).n_guesses == 64
     assert bulls.game(length=3).n_guesses == 720
     assert cards.game(4).n_targets == 270725 and cards.game(3).code_dtype == np.uint16
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_card_hands_are_built_as_a_row_and_a_label_of_each_hand(n):
+    """`cards.game` builds its rows and labels with NumPy: each is `_row` and `label` of its hand, in the
+    order of `combinations` over the deck (every hand for n <= 3, a fixed sample of n = 4's)."""
+    game = cards.game(n)
+    deck = [cards.Card(rank, suit) for suit in range(len(cards.SUITS)) for rank in range(len(cards.RANKS))]
+    hands = list(combinations(deck, n))
+    assert game.n_guesses == len(hands) and game.rows.dtype == np.int32
+    picks = range(len(hands)) if n <= 3 else np.random.default_rng(4).choice(len(hands), 3000, replace=False).tolist()
+    for i in picks:
+        assert game.rows[i].tolist() == cards._row(hands[i]) and game.labels[i] == cards.label(hands[i])
 
 
 def mirror(text, flip_cols, flip_rows):

@@ -125,6 +125,25 @@ def test_canonical_guesses_are_one_per_stabiliser_orbit(name, data):
     assert rows.tolist() == expected_canonical(perms, history)
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_card_canonical_guesses_after_a_history_need_only_its_stabiliser(n):
+    """`symmetry.canonical_from_points` (the card game's `canonical`) computes the images under the elements
+    fixing the history only: the same rows as `canonical_rows` over the whole group, after histories of hands
+    of one or two suits (a larger stabiliser) and of any hands."""
+    game, perms = game_and_group(f"cards-n{n}")
+    rng = np.random.default_rng(n)
+    for trial in range(12):
+        history = []
+        for _ in range(int(rng.integers(1, 3))):
+            suits = rng.choice(len(cards.SUITS), size=int(rng.integers(1, 3)) if trial % 2 else 4, replace=False)
+            ids = [c for c in range(cards.DECK_SIZE) if c // len(cards.RANKS) in suits]
+            hand = [cards.Card(c % len(cards.RANKS), c // len(cards.RANKS)) for c in rng.choice(ids, n, replace=False)]
+            history.append(game.index_of(cards.label(hand)))
+        rows = game.canonical(history)
+        assert rows.dtype == np.int64
+        assert np.array_equal(rows, symmetry.canonical_rows(perms, history)), history
+
+
 def test_board_first_guesses():
     assert battleship.game().canonical([]).size == 1240  # 4960 / 4: no set of 3 locations is symmetric
     game = battleship.game(*BOARDS["s2-3x3"])

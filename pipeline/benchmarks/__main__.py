@@ -7,7 +7,8 @@ state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency an
 web extra), ``book`` (the opener book and the quick estimate), ``advice`` (states after favourite and
 random openers played out against their optima: tens of minutes), ``startup`` (whole `deduce` processes:
 wall time and peak memory), ``servemem`` (`deduce serve`'s resident memory), ``largestates`` (exact proofs of
-large Wordle states against Selby's C solver); default: all. Figures are printed, never
+large Wordle states against Selby's C solver), ``explain`` (hints, trees, reviews, the library's off-tree
+guesses and the web's /api/next and /api/review against their goals); default: all. Figures are printed, never
 asserted: goals live in the docs' benchmarks page.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pipeline.benchmarks.advice import bench_advice
 from pipeline.benchmarks.boards import bench_boards
 from pipeline.benchmarks.book import bench_book
 from pipeline.benchmarks.exact import bench_exact
+from pipeline.benchmarks.explain import bench_explain
 from pipeline.benchmarks.large_states import bench_large_states
 from pipeline.benchmarks.serve_memory import bench_serve_memory
 from pipeline.benchmarks.startup import bench_startup
@@ -36,7 +38,8 @@ def bench_state() -> None:
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
             "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
             "web": bench_web, "book": bench_book, "advice": bench_advice,
-            "startup": bench_startup, "servemem": bench_serve_memory, "largestates": bench_large_states}
+            "startup": bench_startup, "servemem": bench_serve_memory, "largestates": bench_large_states,
+            "explain": bench_explain}
 
 
 def main(argv: list[str]) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.core.limits import excerpt
-from solver.core.symmetry import canonical_from_group, subset_permutations
+from solver.core.symmetry import canonical_from_points, subset_permutations
 from solver.games import FEEDBACK_NOTATION
 
 COLUMNS = "ABCDEFGH"
@@ -115,14 +115,27 @@ def board_permutations(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int =
     The symmetries are the mirrors (left-right, top-bottom, both; G = 4), and on a square board also
     the transpositions and rotations (G = 8): they keep every Chebyshev distance, so the feedback.
     """
+    return subset_permutations(_cells(ships, cols, rows), board_images(cols, rows))
+
+
+@lru_cache(maxsize=None)
+def board_images(cols: int = len(COLUMNS), rows: int = ROWS) -> np.ndarray:
+    """Return int64[G, cells]: the image of each cell (number col * rows + row) under each symmetry of the board."""
     col, row = np.divmod(np.arange(cols * rows), rows)  # cell number: col * rows + row, as in `game`
     images = []
     for flip_col, flip_row, transpose in product((False, True), (False, True), (False, rows == cols)):
         c, r = (cols - 1 - col if flip_col else col), (rows - 1 - row if flip_row else row)
         c, r = (r, c) if transpose else (c, r)
         images.append(c * rows + r)
+    images = np.array(images, dtype=np.int64)
+    images.setflags(write=False)
+    return images
+
+
+def _cells(ships: int, cols: int, rows: int) -> np.ndarray:
+    """Return int64[targets, ships]: the cells of each set of locations, ascending (the rows' order)."""
     cells = game(ships, cols, rows).rows.astype(np.int64)
-    return subset_permutations(cells[:, :ships] * rows + cells[:, ships:], np.array(images))
+    return cells[:, :ships] * rows + cells[:, ships:]
 
 
 @lru_cache(maxsize=None)
@@ -143,7 +156,8 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
         decode=lambda code: digits(code, base, 3),
         encode=lambda fb: mixed_radix(check_feedback(fb, 3, ships, "battleship"), base),
         rules_source=inspect.getsource(make_rule) + f"k={ships}",
-        canonical=canonical_from_group(partial(board_permutations, ships, cols, rows)),
+        canonical=canonical_from_points(partial(_cells, ships, cols, rows), partial(board_images, cols, rows),
+                                        partial(board_permutations, ships, cols, rows)),
         feedback_help=FEEDBACK_HELP,
     ).made_by(game, ships, cols, rows)
 

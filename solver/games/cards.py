@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 from functools import lru_cache, partial
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -27,7 +27,7 @@ import numpy as np
 from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, is_integer, mixed_radix, sequence_items, unique_tokens
 from solver.core.limits import excerpt
-from solver.core.symmetry import canonical_from_group, canonical_rows, subset_permutations
+from solver.core.symmetry import canonical_from_points, canonical_rows, subset_permutations
 from solver.games import FEEDBACK_NOTATION
 
 RANKS = "23456789TJQKA"
@@ -147,6 +147,22 @@ def hand_text(label: str, symbols: bool = False) -> str:
     return " ".join(RANKS[c.rank] + suits[c.suit] for c in hand)
 
 
+def _hands(n: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Return (int32[hands, 5n+2] rows, labels) of every hand of `n` cards in deck order (the order of
+    `itertools.combinations` over the deck 2C..AS): each row `_row(hand)` and each label `label(hand)`,
+    built with NumPy (the 270725 hands of n=4 in about 0.2 s, where a row at a time took 2 s)."""
+    ids = np.fromiter(chain.from_iterable(combinations(range(DECK_SIZE), n)), dtype=np.int32)
+    ids = ids.reshape(-1, n)  # each hand's card ids ascending: the order `_row` sorts them in
+    ranks, suits = ids % len(RANKS), ids // len(RANKS)
+    # occurrence of card i: how many earlier cards of the hand share its rank (its suit)
+    rank_seen = np.stack([(ranks[:, :i] == ranks[:, i:i + 1]).sum(axis=1) for i in range(n)], axis=1)
+    suit_seen = np.stack([(suits[:, :i] == suits[:, i:i + 1]).sum(axis=1) for i in range(n)], axis=1)
+    rows = np.concatenate([ids, ranks, suits, rank_seen, suit_seen, ranks.min(axis=1, keepdims=True),
+                           ranks.max(axis=1, keepdims=True)], axis=1).astype(np.int32)
+    texts = [RANKS[i % len(RANKS)] + SUITS[i // len(RANKS)] for i in range(DECK_SIZE)]  # deck order
+    return rows, tuple(map(" ".join, combinations(texts, n)))
+
+
 @lru_cache(maxsize=None)
 def suit_permutations(n: int) -> np.ndarray:
     """Return int32[24, hands]: the row of each hand of `n` cards with its suits permuted, per suit permutation.
@@ -154,10 +170,17 @@ def suit_permutations(n: int) -> np.ndarray:
     The same suit permutation applied to guess and answer keeps the feedback (it changes no rank,
     and keeps which cards and suits are equal), so these are symmetries of the game.
     """
+    return subset_permutations(game(n).rows[:, :n], suit_maps())
+
+
+@lru_cache(maxsize=None)
+def suit_maps() -> np.ndarray:
+    """Return int64[24, 52]: the image of each card id under each permutation of the suits."""
     ids = np.arange(DECK_SIZE)
-    suit_perms = [np.array(perm)[ids // len(RANKS)] * len(RANKS) + ids % len(RANKS)
-                  for perm in permutations(range(len(SUITS)))]
-    return subset_permutations(game(n).rows[:, :n], np.array(suit_perms))
+    maps = np.array([np.array(perm)[ids // len(RANKS)] * len(RANKS) + ids % len(RANKS)
+                     for perm in permutations(range(len(SUITS)))])
+    maps.setflags(write=False)
+    return maps
 
 
 @lru_cache(maxsize=None)
@@ -174,15 +197,14 @@ def game(n: int = 2) -> Game:
     """Return the card game with `n` hidden cards (every n-card hand is a target and a guess)."""
     if not is_integer(n) or not 1 <= n <= MAX_CARDS:
         raise ValueError(f"the card game takes 1 to {MAX_CARDS} cards, got {excerpt(n)}")
-    deck = [Card(rank, suit) for suit in range(len(SUITS)) for rank in range(len(RANKS))]
-    hands = list(combinations(deck, n))
+    rows, labels = _hands(n)
     base = n + 1
     return Game(
         name="cards",
         variant=f"n{n}",
-        rows=np.array([_row(h) for h in hands], dtype=np.int32),
-        labels=tuple(label(h) for h in hands),
-        target_index=np.arange(len(hands), dtype=np.int64),
+        rows=rows,
+        labels=labels,
+        target_index=np.arange(len(labels), dtype=np.int64),
         n_codes=base**5,
         rule=make_rule(n),
         win_code=mixed_radix((n, 0, n, 0, n), base),
@@ -190,7 +212,7 @@ def game(n: int = 2) -> Game:
         encode=lambda fb: mixed_radix(check_feedback(fb, 5, n, "cards"), base),
         rules_source=inspect.getsource(make_rule) + f"n={n}",
         representatives=lambda: suit_representatives(n),
-        canonical=canonical_from_group(partial(suit_permutations, n)),
+        canonical=canonical_from_points(lambda: game(n).rows[:, :n], suit_maps, partial(suit_permutations, n)),
         feedback_help=FEEDBACK_HELP,
     ).made_by(game, n)
 

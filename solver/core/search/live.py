@@ -19,6 +19,9 @@ and the best guesses after it), each on a share of the work, until SHORTLIST_PRO
 SHORTLIST_TRIES tried), and the least total wins: a real strategy's total, an
 upper bound of the optimum (`exact=False`). Measured against proofs (the documentation's
 benchmarks page) it finds the optimal guess of most such states, where the greedy rule loses 1-8%.
+The proofs run side by side (PROOF_THREADS threads, each on a searcher of its own from an empty memo):
+each ends as it would alone, and they are read in the look-ahead's order, so the choice is the one a
+single thread makes, sooner.
 
 The work is SEARCH_PAIRS (guess, target) pairs scored per second of the budget, the same on every
 machine, and every search starts from an empty memo: a live choice is a function of the state (its
@@ -72,6 +75,10 @@ SHORTLIST_PROOFS = 4  # guesses of the look-ahead proven as first guesses, each 
 # ... tried in the look-ahead's order: a guess whose proof runs out of work, or that cannot finish every candidate
 # within the guesses left (hard mode), makes way for the next, up to this many tries
 SHORTLIST_TRIES = 12
+# the shortlist's proofs run side by side on this many threads (at most Numba's), each on a searcher of its own
+# from an empty memo: the outcome of each is the one it has alone, and the least total is taken in the
+# look-ahead's order as one thread would (proofs past the SHORTLIST_PROOFS-th proven are dropped)
+PROOF_THREADS = 2
 RATE_TABLE = 40_000_000  # a rating asked for (`rate(large=True)`) takes Wordle's root: 12972 x 2315
 RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then top-k; the rest for worst cases
 # recent sub-games kept, in this process: at most this many bytes of their tables and workspaces (a
@@ -134,6 +141,7 @@ class _SubGame:
         self.prove = Searcher(sub, table, SearchOptions(max_guesses=depth, memo_bits=MEMO_BITS, symmetry_levels=0))
         self.table, self._sub, self._depth = table, sub, depth
         self._top: Searcher | None = None
+        self._provers: list[Searcher] = []  # more prove-mode searchers, for proofs side by side (`prover`)
         self._options = SearchOptions
         self._load_kernels(self.prove)
         # loading (or compiling) the kernels, once a process, and setting up: left out of the budget
@@ -157,22 +165,29 @@ class _SubGame:
                 mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
         return self._top
 
+    def prover(self, i: int):
+        """Return prove-mode searcher `i` of this sub-game: 0 is `prove`, the others are made on first use
+        (alike, with memos of their own: for proofs side by side)."""
+        if i == 0:
+            return self.prove
+        from solver.core.search.searcher import Searcher  # defers Numba to the live path
+
+        while len(self._provers) < i:
+            self._provers.append(Searcher(self._sub, self.table, self.prove.options))
+        return self._provers[i - 1]
+
     @property
     def nbytes(self) -> int:
-        """Return the bytes of this sub-game's table and workspaces, the top-k searcher counted before it
-        is made (as large as the proof's)."""
+        """Return the bytes of this sub-game's table and workspaces, the top-k searcher and the other
+        provers (PROOF_THREADS in all) counted before they are made (each as large as the proof's)."""
         searcher_bytes = sum(a.nbytes for a in self.prove.ws if isinstance(a, np.ndarray)) + self.prove.table.nbytes
-        return self.table.nbytes + 2 * searcher_bytes
+        return self.table.nbytes + (1 + max(PROOF_THREADS, 1)) * searcher_bytes
 
     def empty_memos(self) -> None:
-        """Empty the memo of both searchers: a search then depends on its own input only."""
-        from solver.core.search.searcher import MEMO_FIELDS, new_memo  # defers Numba to the live path
-
-        blank = new_memo(1)
-        for searcher in (self.prove, self._top):
+        """Empty the memo of every searcher: a search then depends on its own input only."""
+        for searcher in (self.prove, self._top, *self._provers):
             if searcher is not None:
-                for name in MEMO_FIELDS:
-                    getattr(searcher.ws, name)[...] = blank[name]
+                empty_memo(searcher)
 
     def local(self, positions: np.ndarray) -> np.ndarray | None:
         """Return `positions` as indices into this sub-game's targets, or None unless all are in it."""
@@ -180,6 +195,23 @@ class _SubGame:
         if at.size and (at[-1] >= self.positions.size or not np.array_equal(self.positions[at], positions)):
             return None
         return at.astype(np.int32)
+
+
+def proof_threads() -> int:
+    """Return how many threads run the shortlist's proofs side by side: PROOF_THREADS, at most Numba's
+    thread count (one under pytest-xdist, or with NUMBA_NUM_THREADS=1)."""
+    import numba  # defers Numba to the live path
+
+    return min(PROOF_THREADS, numba.get_num_threads())
+
+
+def empty_memo(searcher) -> None:
+    """Empty the memo of `searcher`: its next search depends on its own input only."""
+    from solver.core.search.searcher import MEMO_FIELDS, new_memo  # defers Numba to the live path
+
+    blank = new_memo(1)
+    for name in MEMO_FIELDS:
+        getattr(searcher.ws, name)[...] = blank[name]
 
 
 log = logging.getLogger(__name__)
@@ -436,9 +468,9 @@ class ExactLive:
                             finish, width, is_candidate)
         best, cut, proven = None, False, 0
         share = SEARCH_PAIRS * budget / SHORTLIST_PROOFS
-        for row in rows[:SHORTLIST_TRIES].tolist():  # in the look-ahead's order, until SHORTLIST_PROOFS are proven
-            found = self._rated(sub, searcher, local, r, guesses, ghash, row, share, deadline, clock)
-            cut = cut or clock() >= deadline
+        tries = rows[:SHORTLIST_TRIES].tolist()
+        for row, (found, late) in zip(tries, self._proofs(sub, local, r, guesses, ghash, tries, share, deadline, clock)):
+            cut = cut or late  # in the look-ahead's order, until SHORTLIST_PROOFS are proven
             if found is not None and found[0] < sub.unfinishable:
                 proven += 1
                 if best is None or found[0] < best[0]:
@@ -446,6 +478,86 @@ class ExactLive:
                 if proven == SHORTLIST_PROOFS:
                     break
         return (None if best is None else (best, False)), cut
+
+    def _proofs(self, sub: _SubGame, local, r: int, guesses, ghash: int, rows: list[int], work: float,
+                deadline: float, clock) -> list[tuple[tuple[int, int] | None, bool]]:
+        """Return [(`_rated` of each row played first within `work` pairs, whether the clock had passed
+        `deadline` when it ended)] in the order of `rows`, as far as one thread taking them in turn would
+        go: up to the SHORTLIST_PROOFS-th proven (or the last row). PROOF_THREADS threads (at most Numba's)
+        take the rows in turn, each on a prover of its own from an empty memo, so each outcome is the one
+        it has alone; a proof past the last one needed is stopped and dropped."""
+        threads = max(1, min(proof_threads(), len(rows)))
+        if threads == 1:
+            out = []
+            for row in rows:
+                found = self._rated(sub, sub.prove, local, r, guesses, ghash, row, work, deadline, clock)
+                out.append((found, clock() >= deadline))
+                if sum(1 for f, _ in out if f is not None and f[0] < sub.unfinishable) == SHORTLIST_PROOFS:
+                    break
+            return out
+        from solver.core.search import kernel  # defers Numba to the live path
+
+        provers = [sub.prover(i) for i in range(threads)]
+        lock = threading.Lock()
+        done: dict[int, tuple] = {}
+        state = {"next": 0, "needed": len(rows), "error": None}  # needed: rows up to the one that completes the set
+        taken = [-1] * threads  # the row index each thread is proving (-1: none)
+        cancel = getattr(_SCOPE, "cancel", None)
+
+        def settle() -> None:
+            """With the lock held: once the rows in order hold SHORTLIST_PROOFS proven, stop the proofs past them."""
+            proven = 0
+            for i in range(len(rows)):
+                if i not in done:
+                    return
+                found = done[i][0]
+                proven += found is not None and found[0] < sub.unfinishable
+                if proven == SHORTLIST_PROOFS:
+                    state["needed"] = i + 1
+                    for t, at in enumerate(taken):
+                        if at > i:
+                            provers[t].ws.params[kernel.P_WORK_LIMIT] = 1  # the kernel stops at its next node
+                    return
+
+        def run(t: int) -> None:
+            _SCOPE.cancel = cancel  # this work answers to the caller's cancellation
+            try:
+                while True:
+                    with lock:
+                        i = state["next"]
+                        if i >= state["needed"] or state["error"] is not None:
+                            return
+                        state["next"] += 1
+                        taken[t] = i
+                    found = self._rated(sub, provers[t], local, r, guesses, ghash, rows[i], work, deadline, clock)
+                    with lock:
+                        taken[t] = -1
+                        done[i] = (found, clock() >= deadline)
+                        settle()
+            except BaseException as err:  # Stopped: handed to the calling thread
+                with lock:
+                    state["error"] = state["error"] or err
+            finally:
+                _SCOPE.cancel = None
+
+        workers = [threading.Thread(target=run, args=(t,), name="shortlist-proof", daemon=True) for t in range(threads)]
+        for worker in workers:
+            worker.start()
+        try:
+            for worker in workers:
+                while worker.is_alive():
+                    worker.join(ROUND_SECONDS)
+        except BaseException:  # Ctrl-C here: every proof stops at its next node
+            with lock:
+                state["error"] = state["error"] or Stopped("interrupted")
+                for prover in provers:
+                    prover.ws.params[kernel.P_WORK_LIMIT] = 1
+            for worker in workers:
+                worker.join()
+            raise
+        if state["error"] is not None:
+            raise state["error"]
+        return [done[i] for i in range(min(state["needed"], len(rows)))]
 
     def guess_totals(self, positions: np.ndarray, history, rows, budget: float = 1.0,
                      clock=time.perf_counter) -> dict[int, int]:
@@ -516,7 +628,7 @@ class ExactLive:
                deadline: float, clock) -> tuple[int, int] | None:
         """Return (value, row) of guess `row` played first, from an empty memo within `work` pairs (math.inf:
         until proven, with the progress display), or None if it did not end."""
-        sub.empty_memos()
+        empty_memo(searcher)
         if math.isinf(work):
             with _running(searcher):
                 return run_bounded(searcher, local, r, guesses, ghash, math.inf, clock, row, self.progress)
