@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Callable
 
 from solver.analysis.notation import parse_guess
-from solver.analysis.values import UNFINISHABLE, figure, opener_ranking, ordinal
+from solver.analysis import values
+from solver.analysis.values import opener_ranking, ordinal
+from solver.analysis.walk import start_state
+from solver.core.runtime import get_solver
 from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.progress import make_progress
@@ -101,26 +104,27 @@ def exact(game: Game, rows: list[int] | None, top: int, cutoff: int | None = Non
 
 
 def ranked_lines(game: Game, rows: list[int]) -> list[str]:
-    """Return what the ranking file says of each of `rows` it holds: its exact total, a proven lower bound,
-    or that no tree opening with it finishes every answer within the guess limit (none when it holds none
-    of them); then how many of its openers are known to finish within the limit and how many cannot."""
+    """Return what the ranking file says of each of `rows` it holds, as every face shows an opener's value
+    (`values.rate` at the start): its exact total, a proven lower bound, or that no tree opening with it
+    finishes every answer within the guess limit (with the expected guesses of play going on past it);
+    then how many of its openers are known to finish within the limit and how many cannot."""
     held = opener_ranking(game)
     limit = game.max_guesses
+    shown = [row for row in rows if row in held]
+    if not shown:
+        return []
+    rated = values.rate(start_state(get_solver(game)), shown, budget=0.0)
     out = []
-    for row in rows:
-        if row not in held:
-            continue
+    for row in shown:
         total, proven, _ = held[row]
-        if total >= UNFINISHABLE:
-            out.append(f"  {game.labels[row]}: cannot guarantee {limit} (proven): at least 1 answer needs a "
-                       f"{ordinal(limit + 1)} guess, whatever is played after it")
+        value = rated[row]
+        if value.lost:
+            out.append(f"  {game.labels[row]}: {value.limit_text(limit)} (proven), whatever is played after it; "
+                       f"{value.text()} guesses a game playing on past it ({value.describe()})")
         else:
             what = "exact (the least total of a tree opening with it)" if proven else "a proven lower bound"
-            out.append(f"  {game.labels[row]} {'' if proven else '>= '}{total} ({figure(total / game.n_targets)} a "
-                       f"game): {what}")
-    if not out:
-        return []
-    cannot = sum(total >= UNFINISHABLE for total, _, _ in held.values())
+            out.append(f"  {game.labels[row]} {'' if proven else '>= '}{total} ({value.text()} a game): {what}")
+    cannot = sum(total >= values.UNFINISHABLE for total, _, _ in held.values())
     exact = sum(proven for _, proven, _ in held.values())
     counts = (f"  of its {len(held)} openers, {exact} have an exact total (each finishes every answer within "
               f"{limit}), {cannot} are proven unable to guarantee {limit}, and the rest were cut off with a lower "
@@ -176,7 +180,8 @@ def line(game: Game, result) -> str:
     if not result.finishes:
         from pipeline.builders.opener_ranking import default_options  # defers the pipeline (Numba, pyarrow) to this command
 
-        return f"{result.label} none within {default_options(game).max_guesses} guesses"
+        limit = default_options(game).max_guesses
+        return f"{result.label}: cannot guarantee {limit} (proven): at least 1 answer needs a {ordinal(limit + 1)} guess"
     return f"{result.label} {'' if result.proven_exact else '>= '}{result.total}"
 
 
