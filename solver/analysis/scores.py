@@ -192,8 +192,8 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
     chosen = state.solver.guess_row(state)
     pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(top, "expected") + scores.top(top, "entropy")]))
     if values.guesses_left(state) == 1:  # the last guess: only a candidate can win, so the candidates are ranked
-        pool = list(dict.fromkeys([chosen] + [s.row for s in scores.top(scores.candidates, "expected")
-                                              if s.possible][:max(top, 1)]))
+        possible = [s.row for s in scores.top(scores.rows.size, "expected") if s.possible]
+        pool = list(dict.fromkeys([chosen] + possible[:max(top, 1)]))
     others = [row for row in pool if row != chosen]
     rated = values.rate(state, others, budget) if others else {}
     rated[chosen] = values.rate_alone(state, chosen, budget)  # as the Why rates it: one value for both
@@ -225,20 +225,31 @@ def report(game: Game, result: Hint, show: int = 0) -> list[str]:
 def table(ranked: list[Ranked]) -> list[str]:
     """Return the lines of the ranking table: rank, guess, guesses to go (with the candidates it cannot
     finish within the guess limit, `ToGo.short_limit`), worst case, expected candidates left, entropy
-    (bits), possible answer, and which is the solver's guess."""
+    (bits), possible answer, and which is the solver's guess; where a guess cannot guarantee the limit, a
+    column of the chance of finishing within it (on the last guess: of winning)."""
     width = max([len(r.label) for r in ranked] + [5])
     cells = [(r.to_go.text() + (" " + r.to_go.short_limit() if r.to_go.lost else "")) if r.to_go is not None else "?"
              for r in ranked]
     go_width = max([len(c) for c in cells] + [7])
-    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>{go_width}}  {'worst':>5}  {'expected left':>13}  {'entropy':>7}  "
-             "possible"]
+    limited = any(r.to_go is not None and r.to_go.lost for r in ranked)
+    chance = (lambda value: "?" if value is None or value.chance is None else chance_text(value.chance)) \
+        if limited else (lambda value: "")
+    header = f"  {'chance':>6}" if limited else ""
+    lines = [f"{'rank':>4}  {'guess':<{width}}  {'to go':>{go_width}}  {'worst':>5}{header}  {'expected left':>13}  "
+             f"{'entropy':>7}  possible"]
     for number, (r, go) in enumerate(zip(ranked, cells), start=1):
         s, to_go = r.scored, r.to_go
         worst = str(to_go.worst) if to_go is not None and to_go.worst is not None else "-"
         mark = "  (the solver's guess)" if r.solver else ""
-        lines.append(f"{number:>4}  {s.label:<{width}}  {go:>{go_width}}  {worst:>5}  {s.expected:>13.3f}  {s.entropy:>7.3f}  "
-                     f"{'yes' if s.possible else 'no ':<3}{mark}".rstrip())
+        odds = f"  {chance(to_go):>6}" if limited else ""
+        lines.append(f"{number:>4}  {s.label:<{width}}  {go:>{go_width}}  {worst:>5}{odds}  {s.expected:>13.3f}  "
+                     f"{s.entropy:>7.3f}  {'yes' if s.possible else 'no ':<3}{mark}".rstrip())
     return lines
+
+
+def chance_text(chance: float) -> str:
+    """Return a chance (0-1) as the tables show it: "100%", "91.7%", "0%"."""
+    return "100%" if chance >= 1 else f"{100 * chance:.1f}%"
 
 
 def legend(ranked: list[Ranked]) -> list[str]:
@@ -259,7 +270,8 @@ def legend(ranked: list[Ranked]) -> list[str]:
     if lost:
         left = lost[0].left
         notes.append(f"-N: N answers cannot be finished within the {plural(left, 'guess', 'guesses')} left, whatever "
-                     "is played after it (-N+: at least N), and the figure counts the game played on past the limit")
+                     "is played after it (-N+: at least N), and the figure counts the game played on past the limit; "
+                     "chance: the best chance of finishing within the limit (with one guess left, of winning)")
     sources = sorted({r.to_go.describe() for r in ranked if r.to_go is not None})
     out = ["", "To go: " + "; ".join(notes) + "."] if notes else []
     return out + (["From: " + "; ".join(sources) + "."] if sources else [])
