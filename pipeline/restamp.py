@@ -9,7 +9,9 @@ artifacts (`solver.core.codeversion`): any change to those sources (the rules, t
 the builders, the plans) makes every artifact stale, and `make tables` rebuilds them (hours for the
 large Wordle trees). A restamp instead sets ``code_version`` to the current one, keeping the rows
 exactly: the version the rows were built with is kept as ``restamped_from`` (set by the first
-restamp, kept by later ones: the versions in between built nothing), and the provenance of the plan's
+restamp, kept by later ones: the versions in between built nothing); a hints file's ``advice_version``
+(the ranking's own sources) likewise, the one that ranked its rows kept as ``advice_restamped_from``, legitimate
+when `tests/test_hints.py` finds the stored rankings equal to those computed now; and the provenance of the plan's
 published constants is added (``<what>_source``, `pipeline.builders.exact_tree.Plan.sources`). The content
 checksum (``content_sha256``) is checked before and after, each file is read back with
 `solver.core.artifacts.read` (fingerprint, checksum, tree checks) and written atomically
@@ -40,7 +42,7 @@ import pyarrow.parquet as pq
 from pipeline.builders.exact_tree import source_metadata
 from pipeline.plans import EXACT_PLANS
 from solver.core import artifacts, atomic
-from solver.core.codeversion import code_version
+from solver.core.codeversion import advice_version, code_version
 from solver.core.registry import get_game
 
 COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet", "hints-*.parquet")  # the committed artifacts (never table-*: built)
@@ -68,6 +70,9 @@ def wanted_metadata(meta: dict[str, str]) -> dict[str, str]:
     if meta.get("code_version") != current:
         new["code_version"] = current
         new.setdefault("restamped_from", meta.get("code_version", ""))  # the version that built the rows
+    if meta.get("kind") == artifacts.HINTS and meta.get("advice_version") != advice_version():
+        new["advice_version"] = advice_version()
+        new.setdefault("advice_restamped_from", meta.get("advice_version", ""))  # the version that ranked the rows
     new.update(declared_sources(meta))
     return new
 
@@ -77,6 +82,8 @@ def problems(meta: dict[str, str]) -> list[str]:
     out = []
     if meta.get("code_version") != code_version():
         out.append(f"code_version {meta.get('code_version')}, not {code_version()}")
+    if meta.get("kind") == artifacts.HINTS and meta.get("advice_version") != advice_version():
+        out.append(f"advice_version {meta.get('advice_version')}, not {advice_version()}")
     for key, value in declared_sources(meta).items():
         if meta.get(key) != value:
             out.append(f"{key} {'differs from its plan' if key in meta else 'missing'}")

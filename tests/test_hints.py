@@ -18,6 +18,7 @@ from pipeline.plans import NO_HINTS
 from pipeline.restamp import committed_artifacts
 from solver.analysis import values
 from solver.analysis.scores import ranking, stored_ranking
+from solver.analysis.values import ahead_source
 from solver.core.defaults import DEFAULT_TOP
 from solver.analysis.walk import replay
 from solver.core import artifacts
@@ -31,8 +32,11 @@ TREES = [path for path in committed_artifacts() if path.name.startswith("tree-")
 
 
 def _figures(ranked) -> list[tuple]:
+    """The figures of a ranking, a value's source as read back from a ranking computed ahead (`ahead_source`:
+    the live search's is "ahead" there)."""
     return [(r.scored.row, r.scored.expected, r.scored.entropy, r.scored.possible, r.solver, r.to_go.expected,
-             r.to_go.worst, r.to_go.kind, r.to_go.source) for r in ranked]
+             r.to_go.worst, r.to_go.kind, ahead_source(r.to_go.source), r.to_go.lost, r.to_go.lost_exact)
+            for r in ranked]
 
 
 def _tree_only(tmp_path: Path, game) -> Path:

@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from pipeline.benchmarks.startup import run_once
-from pipeline.benchmarks.timing import free_port, quantile
+from pipeline.benchmarks.timing import free_port, quantile, wait_until_serving
 
 RUNS = 5
 HINT_GOAL, REVIEW_GOAL, NEXT_GOAL, WEB_GOAL = 0.5, 1.0, 1.0, 1.0  # seconds
@@ -217,16 +217,7 @@ def bench_web_explain() -> None:
                               stdout=subprocess.DEVNULL, stderr=errors)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=300) as client:
-            start = time.perf_counter()
-            while True:
-                try:
-                    client.get("/api/games").raise_for_status()
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None or time.perf_counter() - start > 60:
-                        errors.seek(0)
-                        raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}")
-                    time.sleep(0.1)
+            wait_until_serving(client, server, errors)
             warm_next = {"game": "wordle", "history": [{"guess": "QAJAQ", "feedback": "RRRRR"}], "top": 5}
             client.post("/api/next", json=warm_next).raise_for_status()  # the kernels loaded
             client.post("/api/review", json={"game": "wordle", "answer": "CRONY",

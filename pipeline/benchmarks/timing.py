@@ -38,3 +38,21 @@ def cpu_seconds(pid: int) -> float:
 def quantile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
+
+
+def wait_until_serving(client, server, errors, seconds: float = 60.0) -> None:
+    """Wait until the `deduce serve` process `server` answers GET /api/games through the httpx `client`;
+    SystemExit with the end of its stderr (the file `errors`) if it exits or does not answer within
+    `seconds`."""
+    import httpx  # defers httpx (a test extra) to the web sections
+
+    start = time.perf_counter()
+    while True:
+        try:
+            client.get("/api/games").raise_for_status()
+            return
+        except httpx.TransportError:
+            if server.poll() is not None or time.perf_counter() - start > seconds:
+                errors.seek(0)
+                raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}")
+            time.sleep(0.1)

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from pipeline.benchmarks.timing import cpu_seconds, free_port, quantile
+from pipeline.benchmarks.timing import cpu_seconds, free_port, quantile, wait_until_serving
 from solver.core.registry import get_game
 from solver.core.runtime import get_solver
 
@@ -42,15 +42,7 @@ def bench_web() -> None:
     try:
         with httpx.Client(base_url=url, timeout=120) as client:
             start = time.perf_counter()
-            while True:
-                try:
-                    client.get("/api/games").raise_for_status()
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None or time.perf_counter() - start > 60:
-                        errors.seek(0)
-                        raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}")
-                    time.sleep(0.1)
+            wait_until_serving(client, server, errors)
             print(f"web: server answering /api/games after {time.perf_counter() - start:.1f} s", flush=True)
             client.post("/api/next", json={"game": "wordle"}).raise_for_status()  # the kernels compiled
             children = client.post("/api/tree", json={"game": "wordle"}).json()["children"]

@@ -145,12 +145,12 @@ def hint(game: Game, steps, top: int, budget: float | None = None) -> Hint:
 def ranking(state, top: int, budget: float | None = None, ahead: bool = True) -> tuple[list[Ranked], str]:
     """Return (`rank` of the `top` best guesses in `state`, `Scores.note`): the ranking computed ahead for
     the state (a tree node, or an opener book state) when there is one that fits (`stored_ranking`;
-    `ahead` False: never), else computed now."""
+    `ahead` False: never, nor any value read from it: what computes the rankings ahead), else computed now."""
     stored = stored_ranking(state, top, budget) if ahead else None
     if stored is not None:
         return stored
     scores = Scores.compute(state.solver.game, state.candidate_positions, state.history)
-    return rank(scores, state, top, budget), scores.note
+    return rank(scores, state, top, budget, ahead), scores.note
 
 
 def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[Ranked], str] | None:
@@ -179,7 +179,7 @@ def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[R
     return ranked, rows.note[span.start]
 
 
-def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[Ranked]:
+def rank(scores: Scores, state, top: int, budget: float | None = None, ahead: bool = True) -> list[Ranked]:
     """Return the `top` best guesses by expected guesses to go (`solver.analysis.values`), drawn from
     the solver's guess and the `top` best by each cheap figure; the solver's guess is always in the
     list, first among equals. Other ties go to a possible answer, then the more common word, then the
@@ -195,8 +195,8 @@ def rank(scores: Scores, state, top: int, budget: float | None = None) -> list[R
         possible = [s.row for s in scores.top(scores.rows.size, "expected") if s.possible]
         pool = list(dict.fromkeys([chosen] + possible[:max(top, 1)]))
     others = [row for row in pool if row != chosen]
-    rated = values.rate(state, others, budget) if others else {}
-    rated[chosen] = values.rate_alone(state, chosen, budget)  # as the Why rates it: one value for both
+    rated = values.rate(state, others, budget, ahead=ahead) if others else {}
+    rated[chosen] = values.rate_alone(state, chosen, budget, ahead=ahead)  # as the Why rates it: one value for both
     figures = scores.figures(pool)
     ranked = sorted((Ranked(figures[row], rated.get(row), row == chosen) for row in pool),
                     key=lambda r: values.order_key(game, r.scored.row, r.to_go, r.scored.possible, r.scored.expected,

@@ -245,9 +245,10 @@ def _proven_ahead(state: State) -> dict[int, ToGo]:
 
 
 def ahead_source(stored: str) -> str:
-    """Return the source of a value read from a ranking computed ahead: the tree's, the book's or the opener
-    ranking's as stored; one the search found when the ranking was built is AHEAD."""
-    return stored if stored in (TREE, BOOK, RANKING) else AHEAD
+    """Return the source of a value read from a ranking computed ahead: one the live search found when the
+    ranking was built is AHEAD; any other (the tree's, the book's, the opener ranking's, an estimate, ...)
+    as stored."""
+    return AHEAD if stored == SEARCH else stored
 
 
 @lru_cache(maxsize=8)
@@ -306,7 +307,8 @@ def _past_limit(state: State, rows: list[int], budget: float, large: bool, worst
     return out
 
 
-def rate(state: State, rows, budget: float | None = None, large: bool = False, worst: bool = True) -> dict[int, ToGo]:
+def rate(state: State, rows, budget: float | None = None, large: bool = False, worst: bool = True,
+         ahead: bool = True) -> dict[int, ToGo]:
     """Return {guess row: ToGo} for every one of the `rows` (guess rows allowed in `state`): the tree's,
     the opener ranking's at the start, else the exact live search's within `budget` seconds (default:
     the solver's; none with the solver's live mode "greedy"), else the quick estimate. A guess that
@@ -315,7 +317,7 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False, w
     many candidates it loses (`ToGo.lost`). `large`: let the search take states as large as a whole
     game's start. `worst` False: the worst cases are not searched for (a review shows none), and the
     solver's own guess, when its choice was proven, takes the proof's total (the same value, not searched
-    again)."""
+    again). `ahead` False: no value is read from the rankings computed ahead (what computes them)."""
     solver = state.solver
     game = solver.game
     rows = [int(row) for row in dict.fromkeys(rows)]
@@ -337,7 +339,7 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False, w
             out[row] = found
         elif booked is not None and row == booked.guess:
             out[row] = ToGo(row, booked.expected, None, PROVEN if booked.exact else APPROXIMATE, BOOK, n)
-    ahead = _proven_ahead(state)
+    ahead = _proven_ahead(state) if ahead else {}
     for row in rows:
         if row not in out and row in ahead:
             out[row] = ahead[row]
@@ -392,13 +394,14 @@ def rate(state: State, rows, budget: float | None = None, large: bool = False, w
     return {row: replace(out[row], candidates=n, left=left) for row in rows}
 
 
-def rate_alone(state: State, row: int, budget: float | None = None, play_out: int | None = None) -> ToGo:
+def rate_alone(state: State, row: int, budget: float | None = None, play_out: int | None = None,
+               ahead: bool = True) -> ToGo:
     """Return the value of guess `row` in `state` rated alone (`rate` with the whole budget, as large a state as
     a game's start); where that leaves an estimate and the state has at most `play_out` candidates, the
     solver's own play after the guess played out live over every candidate instead (`play_out`: PLAY_OUT) (a real strategy: an
     upper bound, `APPROXIMATE`; its worst case, and whether it finishes every candidate within the limit).
     The Why of a guess and the solver's row of a ranking are valued so, and agree."""
-    value = rate(state, [row], budget, large=True)[row]
+    value = rate(state, [row], budget, large=True, ahead=ahead)[row]
     if value.kind != ESTIMATE or state.remaining > (PLAY_OUT if play_out is None else play_out):
         return value
     nodes = walk(state.solver, state, first=row)
