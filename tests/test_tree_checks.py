@@ -279,7 +279,8 @@ def test_cli_truncated_tree_end_to_end(tmp_path):
     done = subprocess.run([sys.executable, "-m", "solver", "tree", "mastermind"], capture_output=True, text=True,
                           cwd=ROOT, env={**os.environ, "DEDUCE_ARTIFACTS": str(tmp_path)})
     assert done.returncode == 0, done.stderr
-    [line] = done.stderr.splitlines()
+    # on a cold kernel cache playing the game out live first says, in a line of its own, that it compiles
+    [line] = [line for line in done.stderr.splitlines() if not line.startswith("warning: compiling ")]
     assert line.startswith("warning: ") and str(tmp_path / NAME) in line and "make tables" in line
     assert "not a readable Parquet file" in line and "Traceback" not in done.stderr
     assert "tree file unusable" in done.stdout and "guess to play: " in done.stdout
