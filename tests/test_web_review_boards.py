@@ -243,8 +243,12 @@ def test_dordle_review_on_the_page(wide, server: str):
         shown = [marks for marks in step["feedback"] if marks is not None]
         assert [t.get_attribute("title") for t in steps.nth(i).locator(".mini-tiles:not(.solved-board)").all()] \
             == shown
-    mine_box, solver_box = mine.bounding_box(), solver.bounding_box()  # side by side at this width
-    # side by side: the solver's column right of the player's, their tops level (within a line's few pixels)
+    # side by side at this width: the solver's column right of the player's, their tops level (within a line's
+    # few pixels). Both measured at one instant: the review scrolls into view smoothly, moving both meanwhile.
+    mine_box, solver_box = page.evaluate(
+        "([a, b]) => [a, b].map((e) => { const r = e.getBoundingClientRect(); "
+        "return {x: r.x, y: r.y, width: r.width, height: r.height}; })",
+        [mine.element_handle(), solver.element_handle()])
     assert solver_box["x"] >= mine_box["x"] + mine_box["width"] and abs(solver_box["y"] - mine_box["y"]) < 12, \
         (mine_box, solver_box)
     # the tables keep the page's width: no column hidden behind a scroll bar

@@ -2,7 +2,7 @@
 // (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
 // (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily); once a game
 // ends, its review (/api/boards/review, as `deduce review wordle --boards N`).
-import { api, byId, el, enterPressesControl, fill, loadBoardsReview, loadJSON, saveJSON, setError } from "./common.js";
+import { api, byId, el, enterPressesControl, fill, loadBoardsReview, loadJSON, reviewPanel, saveJSON } from "./common.js";
 import { copyArea, localDate } from "./stats.js";
 
 const LENGTH = 5;
@@ -30,7 +30,6 @@ export function initBoards() {
   let busy = false;
   let active = false;
   let toastTimer = null;
-  let reviewRequest = 0; // the last /api/boards/review asked for: a newer one, or another game, supersedes it
 
   function say(message) {
     clearTimeout(toastTimer);
@@ -113,30 +112,17 @@ export function initBoards() {
   }
 
   // The review of the game just played: each board's table, the solver's game for the same words, the summary.
+  const reviewing = reviewPanel(reviewButton, reviewBox, loadBoardsReview);
+
   function clearReview() {
-    reviewRequest += 1;
-    reviewButton.disabled = false;
-    reviewBox.removeAttribute("aria-busy");
-    fill(reviewBox);
-    reviewBox.hidden = true;
+    reviewing.clear();
   }
 
-  async function review() {
+  function review() {
     if (!game || !game.over || !game.guesses.length) return;
-    const id = ++reviewRequest;
-    reviewButton.disabled = true;
     const body = { boards: game.targets.length, variant: "normal", answers: game.targets,
       guesses: game.guesses.map((g) => g.word) };
-    const problem = await loadBoardsReview(reviewBox, body, () => id === reviewRequest);
-    if (id !== reviewRequest) return;
-    if (problem) {
-      const message = el("p", { class: "error", role: "alert" });
-      setError(message, problem);
-      fill(reviewBox, message);
-    } else {
-      reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    }
-    reviewButton.disabled = false;
+    reviewing.run(body);
   }
 
   function begin(targets, rows, daily = null) {

@@ -468,3 +468,32 @@ export function fillSelect(select, games, chosen) {
 export function findGame(games, key) {
   return games.find((g) => `${g.game}/${g.variant}` === key);
 }
+
+/** The review panel of a page's game: `run(body)` asks `load(box, body, current)` (`loadReview` or
+ * `loadBoardsReview`) with `button` disabled meanwhile, shows an error in `box` if it fails, and scrolls the
+ * review into view; `clear()` empties and hides `box` and supersedes a review still on its way. */
+export function reviewPanel(button, box, load) {
+  let request = 0; // the last review asked for: a newer one, or a new game, supersedes it
+  function clear() {
+    request += 1;
+    button.disabled = false;
+    box.removeAttribute("aria-busy");
+    fill(box);
+    box.hidden = true;
+  }
+  async function run(body) {
+    const id = ++request;
+    button.disabled = true;
+    const problem = await load(box, body, () => id === request);
+    if (id !== request) return;
+    if (problem) {
+      const message = el("p", { class: "error", role: "alert" });
+      setError(message, problem);
+      fill(box, message);
+    } else {
+      box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+    button.disabled = false;
+  }
+  return { clear, run };
+}

@@ -1,5 +1,5 @@
 // Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
-import { api, byId, el, enterPressesControl, fill, loadJSON, loadReview, saveJSON, setError } from "./common.js";
+import { api, byId, el, enterPressesControl, loadJSON, loadReview, reviewPanel, saveJSON } from "./common.js";
 import { copyArea, localDate, recordGame, showStats } from "./stats.js";
 
 const LENGTH = 5;
@@ -30,7 +30,6 @@ export function initPlay() {
   let busy = false;
   let toastTimer = null;
   let active = false;
-  let reviewRequest = 0; // the last /api/review asked for: a newer one, or a new game, supersedes it
 
   // ------------------------------------------------------------------ board and keyboard
   const tiles = [];
@@ -275,29 +274,16 @@ export function initPlay() {
   }
 
   // ------------------------------------------------------------------ the review of the game just played
+  const reviewing = reviewPanel(reviewButton, reviewBox, loadReview);
+
   function clearReview() {
-    reviewRequest += 1;
-    reviewButton.disabled = false;
-    reviewBox.removeAttribute("aria-busy");
-    fill(reviewBox);
-    reviewBox.hidden = true;
+    reviewing.clear();
   }
 
-  async function review() {
+  function review() {
     if (!game || !game.over || !game.guesses.length) return;
-    const id = ++reviewRequest;
-    reviewButton.disabled = true;
     const body = { game: "wordle", variant: variant(), history: history() };
-    const problem = await loadReview(reviewBox, body, () => id === reviewRequest);
-    if (id !== reviewRequest) return;
-    if (problem) {
-      const message = el("p", { class: "error", role: "alert" });
-      setError(message, problem);
-      fill(reviewBox, message);
-    } else {
-      reviewBox.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    }
-    reviewButton.disabled = false;
+    reviewing.run(body);
   }
 
   // ------------------------------------------------------------------ events
