@@ -22,6 +22,7 @@ from solver.core.game import Game
 from solver.core.limits import excerpt
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
+from solver.games.boards import guesses_allowed
 from solver.games.wordle import hard_mode_allows
 from solver.games.wordlists import LISTS, check_word, read_word_list
 
@@ -227,6 +228,37 @@ def parse_path(game: Game, text: str) -> list[tuple[int, int]]:
         guess = piece[cut + 1:]
     steps.append(parse_step(game, f"{guess}={pieces[-1]}"))
     return steps
+
+
+def guess_limit(game: Game, boards: int = 1) -> int | None:
+    """Return the most guesses a game of `boards` boards allows (Wordle: 6; several boards:
+    `solver.games.boards.guesses_allowed`), or None for a game without a limit."""
+    if game.max_guesses is None:
+        return None
+    return game.max_guesses if boards == 1 else guesses_allowed(boards)
+
+
+class GuessLimitError(UsageError):
+    """More guesses than the game allows: the game was lost before the last of them, or no guess is left."""
+
+
+def check_guess_limit(game: Game, guesses: int, boards: int = 1) -> None:
+    """Raise GuessLimitError when a game of `guesses` guesses is longer than the game allows (games without
+    a limit: never)."""
+    limit = guess_limit(game, boards)
+    if limit is not None and guesses > limit:
+        played = f"{boards} boards allow" if boards > 1 else f"{game.title} allows"
+        raise GuessLimitError(f"{played} {limit} guesses, got {guesses}: the game is lost after guess {limit}")
+
+
+def check_guess_left(game: Game, steps: int, boards: int = 1, won: bool = False) -> None:
+    """Raise GuessLimitError when no guess is left to advise after a history of `steps` guesses: it holds
+    the game's every guess (or more) and did not end in a win (`won`: its last guess solved the last board
+    unsolved). Games without a limit: never."""
+    limit = guess_limit(game, boards)
+    if limit is not None and steps >= limit and not (won and steps == limit):
+        played = f"{boards} boards allow" if boards > 1 else f"{game.title} allows"
+        raise GuessLimitError(f"{played} {limit} guesses and this history has {steps}: no guess is left to advise")
 
 
 def check_allowed(game: Game, history: Sequence[tuple[int, int]], row: int) -> None:

@@ -31,7 +31,7 @@ from typing import Sequence
 import numpy as np
 
 from solver.analysis import values
-from solver.analysis.notation import show_feedback
+from solver.analysis.notation import GuessLimitError, check_guess_limit, show_feedback
 from solver.analysis.values import ToGo, figure
 from solver.analysis.walk import feedback_codes, replay
 from solver.core.runtime import get_solver
@@ -46,18 +46,6 @@ OVERTIME_PLAY = 4  # guesses past the limit the solver's own game may take (it n
 
 class ReviewError(ValueError):
     """A history that cannot be reviewed (empty); bad guesses and feedback raise ValueError too."""
-
-
-class GuessLimitError(UsageError):
-    """More guesses than the game allows: the game was lost before the last of them."""
-
-
-def check_guess_limit(game: Game, guesses: int) -> None:
-    """Raise GuessLimitError when `guesses` is more than the game allows (games without a limit: never)."""
-    limit = game.max_guesses
-    if limit is not None and guesses > limit:
-        raise GuessLimitError(f"{game.title} allows {limit} guesses, got {guesses}: the game is lost after "
-                              f"guess {limit}; review its first {limit}")
 
 
 @dataclass(frozen=True)
@@ -347,9 +335,7 @@ def review_boards(game: Game, guesses: Sequence[int], answers: Sequence[int],
     if not guesses:
         raise ReviewError("nothing to review: give the game's guesses and its answers")
     limit = guesses_allowed(len(answers))
-    if len(guesses) > limit:
-        raise GuessLimitError(f"{len(answers)} boards allow {limit} guesses, got {len(guesses)}: the game is lost "
-                              f"after guess {limit}; review its first {limit}")
+    check_guess_limit(game, len(guesses), len(answers))
     boards = []
     for answer in answers:
         steps = []

@@ -160,7 +160,9 @@ def tree(
             atomic.check_writable(dot)  # before the work, not after
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
-        view = views.locate(runtime.get_solver(chosen), notation.parse_path(chosen, path) if path.strip() else [])
+        steps = notation.parse_path(chosen, path) if path.strip() else []
+        notation.check_guess_left(chosen, len(steps), won=bool(steps) and steps[-1][1] == chosen.win_code)
+        view = views.locate(runtime.get_solver(chosen), steps)
         _say(views.summary(view, candidates))
         if depth:
             _say(views.indented(view, depth))
@@ -405,6 +407,7 @@ def hint(
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         _live(ctx, chosen, budget, live, prove)
         steps = [notation.parse_step(chosen, step) for step in history or []]
+        notation.check_guess_left(chosen, len(steps), won=bool(steps) and steps[-1][1] == chosen.win_code)
         result = scores.hint(chosen, steps, top)
         reasons = why.hint_lines(chosen, steps, explain, [r.to_go for r in result.ranked])
     _say(scores.report(chosen, result, candidates))

@@ -2,6 +2,7 @@
 paragraph on feedback."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -60,8 +61,18 @@ def _formats() -> str:
 
 
 FORMATS = _formats()
+
+
+def _finite_seconds(value: float) -> float:
+    """Return `value` when it is a finite number of seconds; typer.BadParameter otherwise (NaN compares false
+    with every bound, so `min` lets it through; infinity is `--exact`'s)."""
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds (--exact waits for a proof without a budget)")
+    return value
+
+
 Budget = Annotated[float, typer.Option(
-    "--budget", metavar="SECONDS", min=0.0,
+    "--budget", metavar="SECONDS", min=0.0, callback=_finite_seconds,
     help="Off the tree: the work of a live guess, in seconds (the greedy rule, then the exact search; the same "
          "guess on every run, whatever the machine's load; the clock stops it only at 3 times this).")]
 LiveMode = Annotated[str, typer.Option(

@@ -127,6 +127,7 @@ def _games(_: None) -> Job:
 
 def _next(request: NextRequest) -> Job:
     key, steps = _history(request)
+    service.check_left(key, steps)
     return Job(request.top > 0 or not service.on_tree(key, steps),
                lambda: service.next_guess(key, service.check_steps(key, steps), request.top, request.candidates))
 
@@ -151,12 +152,14 @@ def _check(request: CheckRequest) -> Job:
 
 def _tree(request: TreeRequest) -> Job:
     key, steps = _history(request, "path")
+    service.check_left(key, steps, "path")
     return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")))
 
 
 def _boards_next(request: BoardsNextRequest) -> Job:
     key = service.resolve("wordle", request.variant)
     history = [step.model_dump() for step in request.history]
+    service.check_boards_length(key, request.boards, history)
     return Job(True, lambda: service.boards_next(key, request.boards, history, request.candidates))
 
 

@@ -22,7 +22,7 @@ from solver.analysis.daily import EPOCH
 from solver.analysis.daily import daily as daily_of
 from solver.analysis import values
 from solver.analysis.explain import Explanation, explain_state, group_sizes
-from solver.analysis.notation import check_allowed, parse_answer, select_game
+from solver.analysis.notation import check_allowed, check_guess_left, check_guess_limit, parse_answer, select_game
 from solver.analysis.review import BoardsReview, Review, check_guess_limit, review_boards
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import ranking
@@ -31,7 +31,7 @@ from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_st
 from solver.core import artifacts
 from solver.core.runtime import get_solver
 from solver.core.game import Game
-from solver.core.registry import VARIANTS, all_variants, default_variant
+from solver.core.registry import ON_REQUEST, VARIANTS, all_variants, default_variant, get_game, on_request
 from solver.core.strategy import LIVE_BUDGET
 from solver.games.boards import SOLVED, Boards, check_distinct, guesses_allowed
 
@@ -68,15 +68,16 @@ def resolve(name: str, variant: str | None) -> Key:
         raise FieldError("game", f"unknown game: choose from {', '.join(VARIANTS)}")
     if variant is None:
         return name, default_variant(name)
-    if variant not in VARIANTS[name]:
-        raise FieldError("variant", f"unknown variant of {name}: choose from {', '.join(VARIANTS[name])}")
+    if variant not in VARIANTS[name] and variant not in ON_REQUEST.get(name, {}):
+        more = f" (other word lengths: {', '.join(ON_REQUEST[name])})" if name in ON_REQUEST else ""
+        raise FieldError("variant", f"unknown variant of {name}: choose from {', '.join(VARIANTS[name])}{more}")
     return name, variant
 
 
 @lru_cache(maxsize=None)
 def game_of(key: Key) -> Game:
-    """Return the game variant of a key (built once)."""
-    return select_game(*key)
+    """Return the game variant of a key (built once); Wordle's other word lengths ("normal6") too."""
+    return get_game(*key) if on_request(*key) else select_game(*key)
 
 
 def solver_of(key: Key):
@@ -216,6 +217,17 @@ def read_steps(key: Key, history: Sequence[dict], field: str = "history") -> Ste
     game = game_of(key)
     return tuple((parse_guess(game, step["guess"], f"{field}[{i}].guess"),
                   parse_feedback(game, step["feedback"], f"{field}[{i}].feedback")) for i, step in enumerate(history))
+
+
+def check_left(key: Key, steps: Steps, field: str = "history") -> Steps:
+    """Return `steps` when a guess is left to advise after them (the game's guess limit: `notation.check_guess_left`,
+    a last step that wins excepted); FieldError naming `field` otherwise. O(1): checked before any work is queued."""
+    game = game_of(key)
+    try:
+        check_guess_left(game, len(steps), won=bool(steps) and steps[-1][1] == game.win_code)
+    except ValueError as err:
+        raise FieldError(field, err) from None
+    return steps
 
 
 def check_steps(key: Key, steps: Steps, field: str = "history") -> Steps:
@@ -474,11 +486,22 @@ def boards_feedback(key: Key, targets: Sequence[str], guess: str) -> dict[str, A
     return {"feedback": [feedback_out(game, c) for c in codes], "win": [c == game.win_code for c in codes]}
 
 
+def check_boards_length(key: Key, boards: int, history: Sequence[dict]) -> None:
+    """Raise FieldError naming `boards` or `history` when the boards are not 1 to MAX_BOARDS or the history
+    is longer than `boards` boards allow (`notation.check_guess_limit`). O(1): checked before any work."""
+    game = game_of(key)
+    _check_boards(game, boards)
+    try:
+        check_guess_limit(game, len(history), boards)
+    except ValueError as err:
+        raise FieldError("history", err) from None
+
+
 def boards_state(key: Key, boards: int, history: Sequence[dict]) -> Boards:
     """Return the boards' state after `history`: steps of {"guess", "feedback": one mark string per
     board, null for a board solved before}; FieldError naming the step."""
     game = game_of(key)
-    _check_boards(game, boards)
+    check_boards_length(key, boards, history)
     state = Boards.start(game, boards)
     for i, step in enumerate(history):
         row = parse_guess(game, step["guess"], f"history[{i}].guess")
@@ -499,6 +522,10 @@ def boards_next(key: Key, boards: int, history: Sequence[dict], shown: int) -> d
     """Return the solver's guess for all the boards after `history` (`Boards.choose`, as `deduce play
     --boards`), with the answers left on each board."""
     state, game = boards_state(key, boards, history), game_of(key)
+    try:
+        check_guess_left(game, len(history), boards, won=state.done)
+    except ValueError as err:
+        raise FieldError("history", err) from None
     return {"guess": None if state.done else game.labels[state.choose()], "remaining": state.remaining(),
             "solved": list(state.solved), "done": state.done, "guesses": guesses_allowed(boards),
             "candidates": [[] if solved else [game.labels[int(r)] for r in game.target_index[c[:shown]]]
