@@ -8,7 +8,8 @@ web extra), ``book`` (the opener book and the quick estimate), ``advice`` (state
 random openers played out against their optima: tens of minutes), ``startup`` (whole `deduce` processes:
 wall time and peak memory), ``servemem`` (`deduce serve`'s resident memory), ``largestates`` (exact proofs of
 large Wordle states against Selby's C solver), ``explain`` (hints, trees, reviews, the library's off-tree
-guesses and the web's /api/next and /api/review against their goals); default: all. Figures are printed, never
+guesses and the web's /api/next and /api/review against their goals), ``listsmemory`` (one process playing 120
+user word lists: its memory's growth); default: all. Figures are printed, never
 asserted: goals live in the docs' benchmarks page.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pipeline.benchmarks.book import bench_book
 from pipeline.benchmarks.exact import bench_exact
 from pipeline.benchmarks.explain import bench_explain
 from pipeline.benchmarks.large_states import bench_large_states
+from pipeline.benchmarks.lists_memory import bench_lists_memory
 from pipeline.benchmarks.serve_memory import bench_serve_memory
 from pipeline.benchmarks.startup import bench_startup
 from pipeline.benchmarks.runtime import bench_cards4, bench_exact_games, bench_exact_live, bench_live, bench_runtime
@@ -39,7 +41,7 @@ SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runti
             "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
             "web": bench_web, "book": bench_book, "advice": bench_advice,
             "startup": bench_startup, "servemem": bench_serve_memory, "largestates": bench_large_states,
-            "explain": bench_explain}
+            "explain": bench_explain, "listsmemory": bench_lists_memory}
 
 
 def main(argv: list[str]) -> None:

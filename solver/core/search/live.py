@@ -54,6 +54,7 @@ from cachetools import LRUCache
 from solver.core import strategy
 from solver.core.finish import finish_guesses
 from solver.core.game import Game
+from solver.core.memory import release_freed_memory
 
 SEARCH_DEPTH = 8  # the guess limit of games that have none (Wordle's is 6: `Game.max_guesses`)
 # (guess, target) pairs the live search scores per second of budget: its work, the same on every machine
@@ -82,9 +83,9 @@ PROOF_THREADS = 2
 RATE_TABLE = 40_000_000  # a rating asked for (`rate(large=True)`) takes Wordle's root: 12972 x 2315
 RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then top-k; the rest for worst cases
 # recent sub-games kept, in this process: at most this many bytes of their tables and workspaces (a
-# Wordle state of 300 candidates: about 25 MB with both searchers), so that many states of large games,
-# or of many word lists, never add up
-SEARCHER_BYTES = 96 * 2**20
+# Wordle state of 300 candidates of 12972 guesses: 59 MB with its three searchers), so that many states of
+# large games, or of many word lists, never add up (docs/pages/library.md: the memory of many word lists)
+SEARCHER_BYTES = 80 * 2**20
 VALUES = 4096  # memoised state values
 MEMO_BITS = 18
 ROUND_SECONDS = 2.0  # a proof with a progress display reports this often
@@ -120,6 +121,11 @@ class GuessRating:
     def expected(self) -> float:
         """Return the expected guesses from here, this one included (over equally likely candidates)."""
         return self.total / self.candidates
+
+
+def workspace_bytes(ws) -> int:
+    """Return the bytes of a searcher's workspace arrays but its `table`, a view of the sub-game's own."""
+    return sum(a.nbytes for name, a in ws._asdict().items() if isinstance(a, np.ndarray) and name != "table")
 
 
 class _SubGame:
@@ -179,9 +185,9 @@ class _SubGame:
     @property
     def nbytes(self) -> int:
         """Return the bytes of this sub-game's table and workspaces, the top-k searcher and the other
-        provers (PROOF_THREADS in all) counted before they are made (each as large as the proof's)."""
-        searcher_bytes = sum(a.nbytes for a in self.prove.ws if isinstance(a, np.ndarray)) + self.prove.table.nbytes
-        return self.table.nbytes + (1 + max(PROOF_THREADS, 1)) * searcher_bytes
+        provers (PROOF_THREADS in all) counted before they are made (each as large as the proof's); the
+        table, which the searchers share, counted once."""
+        return self.table.nbytes + (1 + max(PROOF_THREADS, 1)) * workspace_bytes(self.prove.ws)
 
     def empty_memos(self) -> None:
         """Empty the memo of every searcher: a search then depends on its own input only."""
@@ -660,15 +666,31 @@ class ExactLive:
         with _SUBGAMES_LOCK:
             sub = _SUBGAMES.get(key)  # marks it the most recently used
         if sub is None:
+            if _SUBGAMES.dropped:  # before the new arrays: what earlier sub-games held goes back to the system
+                _SUBGAMES.dropped = False
+                release_freed_memory()
             sub = _SubGame(self.game, np.array(positions, dtype=np.int64), self.depth)
-            if sub.nbytes <= _SUBGAMES.maxsize:  # a larger one is used once, not kept
-                with _SUBGAMES_LOCK:
+            with _SUBGAMES_LOCK:
+                if sub.nbytes <= _SUBGAMES.maxsize:
                     _SUBGAMES[key] = sub
+                else:  # a larger one is used once, not kept
+                    _SUBGAMES.dropped = True
         return sub
 
 
 _NO_CHOICE = object()  # kept for a state whose search found no choice within its budget
 # the sub-games of every game, most recently used last: (their ExactLive's token, candidates) -> sub-game
-_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = LRUCache(maxsize=SEARCHER_BYTES, getsizeof=lambda sub: sub.nbytes)
+class _KeptSubGames(LRUCache):
+    """The kept sub-games, which note when one was dropped (evicted, or too large to keep): the next new
+    sub-game first hands the memory freed since back to the system (`release_freed_memory`)."""
+
+    dropped = False
+
+    def popitem(self):
+        self.dropped = True
+        return super().popitem()
+
+
+_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = _KeptSubGames(maxsize=SEARCHER_BYTES, getsizeof=lambda sub: sub.nbytes)
 _TOKENS = itertools.count()
 _SUBGAMES_LOCK = threading.Lock()
