@@ -14,9 +14,10 @@ SCHEDULER ?=
 # An editable install: one .pth line puts the checkout itself on the path (every package is the
 # folder of its name, pyproject.toml), and the commands go to $(BIN).
 $(STAMP): pyproject.toml Makefile
+	@echo "Installing deduce with its dependencies (NumPy, Numba, pyarrow, ...) into $(VENV): a minute or two."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,plot,docs]'
+	$(BIN)/python -m pip install -e '.[test,plot,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -338,4 +338,4 @@ def test_the_hider_says_what_list_shows():
 def test_a_bad_word_typed_before_its_marks_is_named_as_with_the_equals_sign():
     spaced = deduce("solve", "wordle", input="ZZZZZ RRRRR\nquit\n").stderr
     equals = deduce("solve", "wordle", input="ZZZZZ=RRRRR\nquit\n").stderr
-    assert spaced == equals and "ZZZZZ is not in the acceptable word list of wordle" in spaced
+    assert spaced == equals and "ZZZZZ is not one of the 12972 acceptable guesses of wordle" in spaced

@@ -233,7 +233,7 @@ def test_identified_and_solved_states():
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["wordle", "--explain", "QQQQQ"], "not in the acceptable word list"),
+    (["wordle", "--explain", "QQQQQ"], "not one of the 12972 acceptable guesses"),
     (["wordle", "--hard", "CRANE=GRRRR", "--explain", "SLOTH"], "hard mode forbids SLOTH"),
     (["mastermind", "--explain", "9999"], "9999"),
 ])

@@ -134,7 +134,7 @@ def test_the_command_line_review_and_its_answer_form_agree():
 @pytest.mark.parametrize("args, fragment, status", [
     (["wordle", "CRANE=GGGGG", "SALET=RRRRR"], "comes after a win", 1),
     (["wordle", "CRANE=GGGGY"], "no wordle target gives", 1),
-    (["wordle", "QQQQQ=RRRRR"], "not in the acceptable word list", 1),
+    (["wordle", "QQQQQ=RRRRR"], "not one of the 12972 acceptable guesses", 1),
     (["wordle", "CRANE=RYRGR", "--answer", "BURNT"], "with --answer give bare guesses", 2),
     (["wordle", "CRANE", "--answer", "QQQQQ"], "QQQQQ", 1),
     (["wordle", "--hard", "CRANE=GRRRR", "SLOTH=RRRRR"], "hard mode forbids SLOTH", 1),

@@ -68,7 +68,7 @@ def test_select_game_and_cli_errors():
         select_game("wordle", "answers-only", hard=True)
     runner = CliRunner()
     for extra, fragment, status in ((["--hard"], "--hard contradicts", 2),  # usage
-                                    ([], "SALET is not in the acceptable word list", 1)):  # data
+                                    ([], "SALET is not one of the 2315 acceptable guesses", 1)):  # data
         word = "SALET" if not extra else "CRANE"
         result = runner.invoke(app, ["play", "wordle", word, "--variant", "answers-only", *extra])
         assert result.exit_code == status

@@ -115,7 +115,7 @@ def parse_guess(game: Game, text: str) -> int:
     try:
         return game.index_of(label)
     except KeyError:
-        what = "in the acceptable word list" if game.name == "wordle" else "an allowed guess"
+        what = f"one of the {game.n_guesses} acceptable guesses" if game.name == "wordle" else "an allowed guess"
         raise ValueError(f"{label} is not {what} of {game.title}") from None
 
 
@@ -167,10 +167,12 @@ def show_feedback(game: Game, code: int) -> str:
 
 
 def parse_step(game: Game, text: str) -> tuple[int, int]:
-    """Return (guess row, code) of "GUESS=FEEDBACK"."""
+    """Return (guess row, code) of "GUESS=FEEDBACK"; UsageError when the text is not of that form (a guess
+    without its feedback: the same kind of mistake as `deduce review`'s bare guesses without --answer),
+    ValueError when the game refuses the guess or the feedback."""
     guess, sep, feedback = text.partition("=")
     if not sep or "=" in feedback or not guess.strip() or not feedback.strip():
-        raise ValueError(f"expected GUESS=FEEDBACK, got {excerpt(text)}")
+        raise UsageError(f"expected GUESS=FEEDBACK, got {excerpt(text)}")
     row, code = parse_guess(game, guess), parse_feedback(game, feedback)
     check_win(game, row, code)
     return row, code
@@ -215,15 +217,16 @@ def check_win(game: Game, row: int, code: int) -> None:
 
 
 def parse_path(game: Game, text: str) -> list[tuple[int, int]]:
-    """Return the steps of "GUESS=FEEDBACK,GUESS=FEEDBACK" (',' or ';' between steps)."""
+    """Return the steps of "GUESS=FEEDBACK,GUESS=FEEDBACK" (',' or ';' between steps); UsageError when the
+    text is not of that form, ValueError when the game refuses a guess or a feedback (`parse_step`)."""
     pieces = text.strip().strip(",;").split("=")
     if len(pieces) < 2:
-        raise ValueError(f"expected GUESS=FEEDBACK,GUESS=FEEDBACK..., got {excerpt(text)}")
+        raise UsageError(f"expected GUESS=FEEDBACK,GUESS=FEEDBACK..., got {excerpt(text)}")
     steps, guess = [], pieces[0]
     for piece in pieces[1:-1]:
         cut = max(piece.rfind(","), piece.rfind(";"))
         if cut < 0:
-            raise ValueError(f"expected ',' or ';' between steps in {excerpt(text)}")
+            raise UsageError(f"expected ',' or ';' between steps in {excerpt(text)}")
         steps.append(parse_step(game, f"{guess}={piece[:cut]}"))
         guess = piece[cut + 1:]
     steps.append(parse_step(game, f"{guess}={pieces[-1]}"))
