@@ -142,8 +142,7 @@ def test_after_keeps_exactly_the_consistent_candidates_and_names_bad_boards():
         state.after(row, {0: GAME.code(row, crane), 1: GAME.win_code})
     with pytest.raises(ValueError, match="unsolved boards 1, 2"):
         state.after(row, {0: GAME.code(row, crane)})
-    with pytest.raises(ValueError, match="normal mode only"):
-        Boards.start(wordle.game(hard=True), 2)
+    assert Boards.start(wordle.game(hard=True), 2).hard and not Boards.start(GAME, 2).hard  # test_boards_hard.py
     assert guesses_allowed(1) == 6 and guesses_allowed(2) == 7 and guesses_allowed(4) == 9
 
 
@@ -174,8 +173,7 @@ def test_cli_play_prints_each_board_and_the_summary():
 
 @pytest.mark.parametrize("args, status, fragment", [
     (["play", "wordle", "CRANE", "--boards", "2"], 2, "2 boards need 2 answers"),
-    (["play", "wordle", "CRANE", "SLOTH", "--boards", "2", "--hard"], 2, "normal mode only"),
-    (["play", "cards", "2C", "AS", "--boards", "2"], 2, "wordle in normal mode only"),
+    (["play", "cards", "2C", "AS", "--boards", "2"], 2, "--boards applies to wordle only"),
     (["solve", "wordle", "--boards", "33"], 2, "--boards"),
 ])
 def test_cli_board_errors(args, status, fragment):

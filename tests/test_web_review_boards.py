@@ -132,7 +132,6 @@ def test_a_lost_dordle_and_a_quordle(client):
     ({"guesses": ["FLOOR", "PROXY", "SALET"]}, "guesses[2]", "after every board was solved"),
     ({"boards": 1, "answers": ["PROXY"]}, "boards", None),
     ({"boards": 33}, "boards", None),
-    ({"variant": "hard"}, "boards", "normal mode only"),
     ({"variant": "nope"}, "variant", "unknown variant"),
     ({"words": 3001}, "words", None),
     ({"guesses": "SALET"}, "guesses", None),

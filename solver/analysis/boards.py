@@ -19,9 +19,10 @@ _SEPARATORS = re.compile(r"[\s,/;|]+")
 
 
 def check_boards(game: Game, count: int) -> int:
-    """Return `count` when several boards can be played on `game` (Wordle, normal mode); UsageError otherwise."""
-    if count != 1 and (game.name != "wordle" or game.allowed is not None):
-        raise UsageError("--boards applies to wordle in normal mode only")
+    """Return `count` when several boards can be played on `game` (Wordle, normal or hard mode); UsageError
+    otherwise."""
+    if count != 1 and game.name != "wordle":
+        raise UsageError("--boards applies to wordle only")
     try:
         return check_count(count)
     except ValueError as err:
@@ -70,11 +71,14 @@ def show_board_feedback(game: Game, codes: Sequence[int]) -> str:
     return "  ".join(f"{b + 1} {show_feedback(game, code)}" for b, code in enumerate(codes) if code != SOLVED)
 
 
-def play(game: Game, answers: list[int], limit: int = 100, opener: int | None = None) -> list[tuple[int, tuple[int, ...]]]:
+def play(game: Game, answers: list[int], limit: int = 100, opener: int | None = None,
+         hard: bool = False) -> list[tuple[int, tuple[int, ...]]]:
     """Return the (guess row, code per board) steps the solver plays until every answer is found, from
-    guess row `opener` (default: the solver's own first guess)."""
-    state = Boards.start(game, len(answers))
-    while not state.done:
+    guess row `opener` (default: the solver's own first guess). `hard` (or a hard variant of `game`): every
+    guess satisfies the hard-mode rule of every unsolved board; a game that rule leaves no way to win
+    (`Boards.stuck`) ends there, unsolved."""
+    state = Boards.start(game, len(answers), hard)
+    while not state.done and not state.stuck:
         if len(state.history) >= limit:
             raise ValueError(f"the boards were not all solved within {limit} guesses")
         row = opener if opener is not None and not state.history else state.choose()

@@ -4,7 +4,8 @@ unsolved board, and the game ends when every board is solved.
 `Boards` is an immutable state: the game, the candidate targets left on each board and which boards
 are solved. The solver chooses one guess for all boards together:
 
-- a board down to one candidate is played at once;
+- a board down to one candidate is played at once (in hard mode, if every other unsolved board's rule
+  allows it);
 - with two boards open, a look-ahead (`solver.core.search.within`): each guess is rated by the chances
   that both boards are solved within 1, 2 and 3 more guesses after it, under the best play over a pool
   (the candidates and the greedy rule's leading guesses), computed exactly for the pool; the greedy
@@ -19,7 +20,13 @@ are solved. The solver chooses one guess for all boards together:
   look-ahead's guesses.
 
 Ties go to the greedy rule's order (a guess that is a candidate on some board, then the lowest row), so
-the choice is deterministic. The first guess is OPENER (measured: docs, "Several boards"). There is no
+the choice is deterministic.
+
+Hard mode (`Boards.start(game, count, hard=True)`, or a hard variant of Wordle): every guess must satisfy
+the hard-mode rule of every board not yet solved (as the "hard" variants of Dordle and Quordle); the
+solver's choice is the best guess so allowed (the look-ahead's later guesses are not restricted: they only
+rate the first). A board's rule lapses once it is solved. A game where no candidate of any unsolved board is
+allowed can no longer be won (`Boards.stuck`: the rules only tighten until a board is solved). The first guess is OPENER (measured: docs, "Several boards"). There is no
 tree: every choice is computed live.
 """
 from __future__ import annotations
@@ -32,6 +39,7 @@ import numpy as np
 
 from solver.core.game import Game
 from solver.core.limits import excerpt
+from solver.games.wordle import code_to_marks, hard_mode_allows, hard_mode_mask
 
 MAX_BOARDS = 32
 SOLVED = -1  # the code recorded for a board that was solved before a guess
@@ -74,20 +82,24 @@ def check_distinct(answers: Sequence[str]) -> None:
 @dataclass(frozen=True)
 class Boards:
     """What is known on every board: candidate target positions (into `game.target_index`) and whether
-    it is solved; `history` holds (guess row, code per board, SOLVED for boards solved earlier)."""
+    it is solved; `history` holds (guess row, code per board, SOLVED for boards solved earlier); `hard`:
+    every guess must satisfy the hard-mode rule of every unsolved board."""
 
     game: Game
     candidates: tuple[np.ndarray, ...]
     solved: tuple[bool, ...]
     history: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    hard: bool = False
 
     @classmethod
-    def start(cls, game: Game, count: int) -> "Boards":
-        """Return the state before the first guess on `count` boards of `game`."""
-        if game.allowed is not None:
-            raise ValueError("several boards are played in normal mode only (hard mode restricts one board's guesses)")
+    def start(cls, game: Game, count: int, hard: bool = False) -> "Boards":
+        """Return the state before the first guess on `count` boards of `game`, in hard mode if `hard` or if
+        `game` is a hard variant (its `allowed` rule set); ValueError for hard mode on a game other than Wordle."""
+        hard = bool(hard) or game.allowed is not None
+        if hard and game.name != "wordle":
+            raise ValueError(f"hard mode is Wordle's rule: {game.title} has none")
         everything = np.arange(game.n_targets, dtype=np.int64)
-        return cls(game, (everything,) * check_count(count), (False,) * count)
+        return cls(game, (everything,) * check_count(count), (False,) * count, hard=hard)
 
     @property
     def count(self) -> int:
@@ -103,6 +115,46 @@ class Boards:
         """Return the indices of the boards not solved yet."""
         return [b for b, solved in enumerate(self.solved) if not solved]
 
+    def board_steps(self, board: int) -> list[tuple[int, int]]:
+        """Return the (guess row, code) steps board `board` received (the guesses made while it was open)."""
+        return [(row, codes[board]) for row, codes in self.history if codes[board] != SOLVED]
+
+    def allowed(self) -> np.ndarray | None:
+        """Return a bool mask over the guess rows that may be played next: in hard mode those that every
+        unsolved board's hard-mode rule allows; None in normal mode (every guess)."""
+        if not self.hard:
+            return None
+        rule = self.game.allowed or hard_mode_mask
+        mask = np.ones(self.game.n_guesses, dtype=bool)
+        for b in self.open_boards:
+            steps = self.board_steps(b)
+            if steps:
+                mask &= rule(self.game, steps)
+        return mask
+
+    def refusal(self, guess: int) -> str | None:
+        """Return why hard mode forbids guess row `guess` now ("board 2: letter 1 must be S"), or None if
+        it may be played."""
+        if not self.hard:
+            return None
+        game, length = self.game, len(self.game.labels[0])
+        for b in self.open_boards:
+            played = [(game.labels[row], code_to_marks(code, length)) for row, code in self.board_steps(b)]
+            reason = hard_mode_allows(played, game.labels[guess])
+            if reason is not None:
+                return f"board {b + 1}: {reason}" if self.count > 1 else reason
+        return None
+
+    @property
+    def stuck(self) -> bool:
+        """Return True when the game can no longer be won: hard mode forbids every candidate of every
+        unsolved board (a board is solved only by guessing its answer, and the rules only tighten until
+        a board is solved)."""
+        mask = self.allowed()
+        if mask is None or self.done:
+            return False
+        return not any(mask[self.game.target_index[self.candidates[b]]].any() for b in self.open_boards)
+
     def remaining(self) -> list[int]:
         """Return the number of candidates left on each board (0 on a solved board)."""
         return [0 if solved else int(c.size) for c, solved in zip(self.candidates, self.solved)]
@@ -110,12 +162,15 @@ class Boards:
     def after(self, guess: int, codes: dict[int, int]) -> "Boards":
         """Return the state after guess row `guess` received `codes` (board index -> feedback code) on
         every unsolved board; ValueError naming the board if a code is missing, not a code, or
-        contradicts that board's candidates."""
+        contradicts that board's candidates, or if hard mode forbids the guess."""
         game = self.game
         if not 0 <= guess < game.n_guesses:
             raise ValueError(f"guess row {excerpt(guess)} is outside 0..{game.n_guesses - 1}")
         if self.done:
             raise ValueError("every board is solved already")
+        refused = self.refusal(guess)
+        if refused is not None:
+            raise ValueError(f"hard mode forbids {game.labels[guess]}: {refused}")
         missing = [b + 1 for b in self.open_boards if b not in codes]
         extra = sorted(b + 1 for b in codes if not 0 <= b < self.count or self.solved[b])
         if missing or extra:
@@ -136,22 +191,28 @@ class Boards:
                                  f"after the earlier feedback")
             candidates[b], solved[b] = keep, code == game.win_code
             recorded.append(code)
-        return Boards(game, tuple(candidates), tuple(solved), self.history + ((guess, tuple(recorded)),))
+        return Boards(game, tuple(candidates), tuple(solved), self.history + ((guess, tuple(recorded)),), self.hard)
 
     def choose(self) -> int:
-        """Return the guess row the solver plays next (see the module docstring)."""
+        """Return the guess row the solver plays next (see the module docstring); in hard mode one that
+        every unsolved board's rule allows."""
         if self.done:
             raise ValueError("every board is solved already")
-        boards = self.open_boards
+        boards, allowed = self.open_boards, self.allowed()
         for b in boards:
             if self.candidates[b].size == 1:
-                return int(self.game.target_index[self.candidates[b][0]])
+                row = int(self.game.target_index[self.candidates[b][0]])
+                if allowed is None or allowed[row]:
+                    return row
         if all(self.candidates[b].size == self.game.n_targets for b in boards):
-            return opening(self.game)
+            row = opening(self.game)
+            if allowed is None or allowed[row]:
+                return row
         sets = [self.candidates[b] for b in boards]
         if len(sets) == 2:
-            return lookahead_guess(self.game, sets[0], sets[1])
-        return int((spread_order if len(sets) >= 3 else greedy_order)(self.game, sets)[0])
+            return lookahead_guess(self.game, sets[0], sets[1], allowed)
+        order = (spread_order if len(sets) >= 3 else greedy_order)(self.game, sets)
+        return int((order if allowed is None else order[allowed[order]])[0])
 
 
 def _numbers(boards: list[int]) -> str:
@@ -213,9 +274,9 @@ def best_guess(game: Game, boards: list[np.ndarray]) -> int:
     return int(greedy_order(game, boards)[0])
 
 
-def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray) -> int:
+def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray, allowed: np.ndarray | None = None) -> int:
     """Return the guess row the look-ahead plays on two open boards (candidate target positions of each;
-    see the module docstring)."""
+    see the module docstring), among the rows of the bool mask `allowed` (hard mode; None: every row)."""
     from solver.core import scoring  # defers Numba to the compute path
     from solver.core.search.within import compile_notice, rate_guesses  # defers Numba to the compute path
 
@@ -225,8 +286,11 @@ def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray) -> int
     rank[order] = np.arange(order.size)
     columns = np.union1d(board_a, board_b)
     answers = game.target_index[columns]
-    first = np.union1d(order[:LOOKAHEAD_FIRST], answers)
-    rows = np.union1d(first, order[:LOOKAHEAD_INNER])
+    if allowed is None:
+        first = np.union1d(order[:LOOKAHEAD_FIRST], answers)
+    else:  # never empty: the last guess satisfies every rule its own feedback and the earlier ones set
+        first = np.union1d(order[allowed[order]][:LOOKAHEAD_FIRST], answers[allowed[answers]])
+    rows = np.union1d(np.union1d(first, order[:LOOKAHEAD_INNER]), answers)  # answers: in `first` unless hard mode
     table = scoring.feedback_table(game, rows, answers)
     local = {int(row): i for i, row in enumerate(rows)}
     own = np.array([local[int(row)] for row in answers], dtype=np.int64)

@@ -10,7 +10,8 @@ Three parts, kept apart:
   game and (with -t) the original game's statistics and guess distribution.
 
 With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N + 5 guesses, each
-guess scored on every board not solved yet; both UIs show all the boards (see README.md).
+guess scored on every board not solved yet (with -D, allowed by the hard-mode rule of every board not
+solved yet); both UIs show all the boards (see README.md).
 
 Every error ends the program with one line on standard error (`error: ...`, as `deduce`) and a
 non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
@@ -179,8 +180,6 @@ def resolve_options(argv: Sequence[str]) -> Options:
         raise UsageError("--day must be at least 1")
     if not 1 <= options.boards <= MAX_BOARDS:
         raise UsageError(f"--boards must be between 1 and {MAX_BOARDS}, got {options.boards}")
-    if options.boards > 1 and options.difficult:
-        raise UsageError("--difficult (hard mode) cannot be used with several boards (--boards above 1)")
     return options
 
 

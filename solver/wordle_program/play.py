@@ -136,7 +136,7 @@ def play_round(answer: str, session: Session, ui: UI, number: int = 1) -> Round:
 
 def play_boards(answers: Sequence[str], session: Session, ui: UI, number: int = 1) -> MultiRound:
     """Play one game on several boards (numbered `number`) to its end and return it."""
-    game = MultiRound(tuple(answers), session.acceptable, number=number)
+    game = MultiRound(tuple(answers), session.acceptable, number=number, hard=session.hard)
     _play_to_the_end(game, ui, f"the answers were {', '.join(answers)}")
     return game
 

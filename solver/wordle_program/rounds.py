@@ -100,17 +100,20 @@ class Round:
 @dataclass
 class MultiRound:
     """One game on several boards (Dordle, Quordle): one `Round` per answer, every guess scored on
-    each board not solved yet (a board solved takes no more guesses), `guesses_allowed` in all."""
+    each board not solved yet (a board solved takes no more guesses), `guesses_allowed` in all. In hard
+    mode a guess must satisfy the hard-mode rule of every board not solved yet."""
 
     answers: tuple[str, ...]
     acceptable: frozenset[str]
     number: int = 1  # as `Round.number`
+    hard: bool = False
     boards: list[Round] = field(init=False)
     # each guess with the marks of every board: None on a board solved by an earlier guess
     history: list[tuple[str, tuple[str | None, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.boards = [Round(answer, self.acceptable, number=self.number, limit=self.limit) for answer in self.answers]
+        self.boards = [Round(answer, self.acceptable, self.hard, number=self.number, limit=self.limit)
+                       for answer in self.answers]
 
     @property
     def limit(self) -> int:
@@ -127,12 +130,27 @@ class MultiRound:
         return all(board.won for board in self.boards)
 
     @property
+    def blocked(self) -> bool:
+        """True when hard mode forbids the answer of every unsolved board (each breaks the rule of another):
+        no board can be solved any more, since the rules only tighten until one is."""
+        return self.hard and not self.won and all(
+            board.won or any(hard_mode_allows(other.history, board.answer) is not None
+                             for other in self.boards if not other.won)
+            for board in self.boards)
+
+    @property
     def over(self) -> bool:
-        return self.won or len(self.history) >= self.limit
+        return self.won or len(self.history) >= self.limit or self.blocked
 
     def check(self, line: str) -> str:
-        """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count."""
-        return self.boards[0].check(line)
+        """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count (in
+        hard mode naming the first unsolved board whose rule it breaks)."""
+        word = Round("", self.acceptable).check(line)
+        for number, board in enumerate(self.boards, start=1):
+            reason = None if board.won or not self.hard else hard_mode_allows(board.history, word)
+            if reason is not None:
+                raise InvalidGuess(f"hard mode, board {number}: {reason}")
+        return word
 
     def guess(self, line: str) -> tuple[str | None, ...]:
         """Play the guess on `line` on every unsolved board and return the marks of each board (None
@@ -151,7 +169,7 @@ class MultiRound:
 
     def keyboard_line(self) -> str:
         """Return the keyboard line (`Round.keyboard_line`) of the leftmost board the last guess was
-        scored on, i.e. the first board still unsolved before it."""
+        scored on, i.e. the first board still unsolved before it (test mode's line)."""
         _, marks = self.history[-1]
         first = next(index for index, mark in enumerate(marks) if mark is not None)
         return self.boards[first].keyboard_line()
@@ -159,7 +177,7 @@ class MultiRound:
     def share(self, high_contrast: bool = False) -> str:
         """Return this game's share text (`share_boards_text`): number, score, one block per board."""
         return share_boards_text(self.number, [[marks for _, marks in board.history] for board in self.boards],
-                                 high_contrast)
+                                 high_contrast, self.hard)
 
     def to_record(self) -> dict:
         """Return the game as the state file stores it: {"answers": [one per board], "guesses": [...]}."""
@@ -199,17 +217,29 @@ def _square_rows(marks: Sequence[str], high_contrast: bool, caller: str) -> list
     return rows
 
 
-def share_boards_text(number: int, boards: Sequence[Sequence[str]], high_contrast: bool = False) -> str:
-    """Return the share text of a finished game on several boards, without the letters.
+# the published games of several boards; another count is named "Wordle xN"
+BOARD_GAME_NAMES = {1: "Wordle", 2: "Dordle", 4: "Quordle", 8: "Octordle", 16: "Sedecordle", 32: "Duotrigordle"}
+
+
+def board_game_name(count: int) -> str:
+    """Return the name a game of `count` boards is shared under: Dordle (2), Quordle (4), Octordle (8),
+    Sedecordle (16), Duotrigordle (32), else "Wordle x3"."""
+    return BOARD_GAME_NAMES.get(count, f"Wordle x{count}")
+
+
+def share_boards_text(number: int, boards: Sequence[Sequence[str]], high_contrast: bool = False,
+                      hard: bool = False) -> str:
+    """Return the share text of a finished game on several boards, without the letters, as the web
+    page's Dordle and Quordle share it.
 
     `boards` holds each board's marks, one string per guess it took (up to the guess that solved
-    it). The first line is "Wordle 817 7/7": the guesses of the game (its longest board) out of
-    N + 5, "X" unless every board ends all G; then, for each board in order, a blank line and its
-    rows of squares (as `share_text`). No final newline. ValueError if a mark is not G, Y or R.
+    it). The first line is "Quordle 817 4&5&7&6/9": the game's name (`board_game_name`), its number,
+    the guesses that solved each board ("X" for a board not solved) joined by "&", out of N + 5
+    ("*" after it in hard mode); then, for each board in order, a blank line and its rows of squares
+    (as `share_text`). No final newline. ValueError if a mark is not G, Y or R.
     """
-    solved = [bool(marks) and marks[-1] == "G" * len(marks[-1]) for marks in boards]
-    score = max((len(marks) for marks in boards), default=0) if boards and all(solved) else "X"
-    lines = [f"Wordle {number:,} {score}/{guesses_allowed(len(boards))}"]
+    scores = "&".join(str(len(marks)) if marks and marks[-1] == "G" * len(marks[-1]) else "X" for marks in boards)
+    lines = [f"{board_game_name(len(boards))} {number:,} {scores}/{guesses_allowed(len(boards))}{'*' if hard else ''}"]
     for marks in boards:
         lines += [""] + _square_rows(marks, high_contrast, "share_boards_text")
     return "\n".join(lines)

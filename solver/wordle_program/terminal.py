@@ -91,8 +91,9 @@ def stats_columns(stats: Stats) -> list[tuple[str, str]]:
 class RichUI:
     """Coloured board and keyboard for a terminal (rich is imported only here); with -t the
     original game's statistics and guess distribution, and the emoji share grid after each game.
-    Several boards are drawn side by side, at most 4 to a row (fewer in a narrow terminal), with
-    the keyboard of the first board not solved yet."""
+    Several boards are drawn side by side, at most 4 to a row (fewer in a narrow terminal), each
+    unsolved board with a small keyboard of its own under it (a key one cell wide, in the board's
+    colours: the terminal's take on the web page's keys split in one part per board)."""
 
     retry_bad_answer = True
     # G green, Y yellow, R absent (grey, as players know it), X a key not played yet
@@ -103,6 +104,9 @@ class RichUI:
     # under each keyboard without colour, where the marks are used (each line within 40 columns)
     KEY_LEGEND = ("  [A] right place  (A) elsewhere", "  a not in the word  A not tried yet")
     KEYBOARD = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+    # a board's small keyboard without colour: each key's letter then its mark, within a board's width
+    SMALL_PLAIN = {"G": "{}=", "Y": "{}+", "R": "{}.", "X": "{} "}
+    SMALL_LEGEND = ("  A= right place  A+ elsewhere", "  a. not in the word  A not tried yet")
     BAR_WIDTH = 30  # cells of the longest bar of the guess distribution (less in a narrow terminal)
     BAR_STYLES = {True: "bold white on green4", False: "white on grey35"}  # the game just won, the others
     BOARD_WIDTH = 4 * WORD_LENGTH - 1  # cells of a board's row: tiles of 3 cells, 1 between them
@@ -209,7 +213,8 @@ class RichUI:
 
     def boards_per_row(self) -> int:
         """Return how many boards fit side by side in the terminal: 1 to BOARDS_PER_ROW."""
-        fit = (self.console.width - 2 + self.BOARD_GAP) // (self.BOARD_WIDTH + self.BOARD_GAP)
+        widest = self.BOARD_WIDTH + self.plain  # a small keyboard without colour may end with a mark past it
+        fit = (self.console.width - 2 + self.BOARD_GAP) // (widest + self.BOARD_GAP)
         return max(1, min(self.BOARDS_PER_ROW, fit))
 
     def _board_column(self, game: MultiRound, index: int) -> list:
@@ -234,30 +239,61 @@ class RichUI:
         return lines
 
     def _show_boards(self, game: MultiRound) -> None:
-        """Print every board side by side (rows of `boards_per_row`), then the keyboard of the first
-        board not solved yet (none once the game is over)."""
-        from rich.text import Text  # defers rich (0.1 s) until the terminal UI is drawn
-
+        """Print every board side by side (rows of `boards_per_row`), each unsolved board's keyboard under
+        it (none once the game is over)."""
         per_row = self.boards_per_row()
         self.console.print()
         for start in range(0, len(game.boards), per_row):
             columns = [self._board_column(game, index) for index in range(start, min(start + per_row, len(game.boards)))]
-            for cells in zip(*columns):
-                if not any(cell.cell_len for cell in cells):
-                    continue  # the places left on boards all solved
-                line = Text("  ")
-                for position, cell in enumerate(cells):
-                    line.append_text(cell)
-                    if position < len(cells) - 1:  # pad to the next board's column
-                        line.append(" " * (self.BOARD_WIDTH - cell.cell_len + self.BOARD_GAP))
-                line.rstrip()
-                self.console.print(line)
+            self._print_columns(list(zip(*columns)))  # skips the places left on boards all solved
             self.console.print()
-        unsolved = [index for index, board in enumerate(game.boards) if not board.won]
-        if unsolved and not game.over:
-            self.console.print(f"Keyboard of board {unsolved[0] + 1}:")
-            self._show_keyboard(game.boards[unsolved[0]].keyboard)
+            if not game.over:
+                keyboards = [self._small_keyboard(game.boards[index])
+                             for index in range(start, min(start + per_row, len(game.boards)))]
+                self._print_columns(list(zip(*keyboards)))
+                self.console.print()
+        if self.plain and not game.over:
+            for line in self.SMALL_LEGEND:
+                self.console.print(line, markup=False, style="grey50")
             self.console.print()
+
+    def _print_columns(self, rows: list) -> None:
+        """Print rows of cells (rich Texts, one per board) side by side in the boards' columns, skipping
+        the rows where every cell is empty."""
+        from rich.text import Text  # defers rich (0.1 s) until the terminal UI is drawn
+
+        for cells in rows:
+            if not any(cell.cell_len for cell in cells):
+                continue
+            line = Text("  ")
+            for position, cell in enumerate(cells):
+                line.append_text(cell)
+                if position < len(cells) - 1:  # pad to the next board's column
+                    line.append(" " * max(1, self.BOARD_WIDTH - cell.cell_len + self.BOARD_GAP))
+            line.rstrip()
+            self.console.print(line)
+
+    def _small_keyboard(self, board) -> list:
+        """Return the 3 lines (rich Texts) of a board's keyboard, as wide as the board: each key one cell
+        in the colour of its best mark on that board, or its letter and mark without colour (lower case
+        when not in the word); empty lines for a solved board."""
+        from rich.text import Text  # defers rich (0.1 s) until the terminal UI is drawn
+
+        if board.won:
+            return [Text("") for _ in self.KEYBOARD]
+        lines = []
+        for indent, keys in enumerate(self.KEYBOARD):
+            line = Text(" " * indent)
+            for key in keys:
+                mark = board.keyboard[key]
+                if self.plain:
+                    line.append(self.SMALL_PLAIN[mark].format(key.lower() if mark == "R" else key))
+                else:
+                    line.append(key, self.STYLES[mark])
+                    line.append(" ")
+            line.rstrip()
+            lines.append(line)
+        return lines
 
     def game_over(self, game: Round | MultiRound) -> None:
         if isinstance(game, MultiRound):
@@ -284,7 +320,10 @@ class RichUI:
         else:
             missed = ", ".join(f"board {index}: {board.answer}" for index, board in enumerate(game.boards, start=1)
                                if not board.won)
-            self.console.print(f"[bold red]Out of guesses.[/bold red] Not solved: [bold]{missed}[/bold].")
+            ending = "No board can be solved any more" if game.blocked else "Out of guesses"
+            self.console.print(f"[bold red]{ending}.[/bold red] Not solved: [bold]{missed}[/bold].")
+            if game.blocked:
+                self.console.print("Hard mode forbids each unsolved board's answer: it breaks another board's rule.")
         self.console.print()
         self.console.print(game.share(), markup=False)
         self.console.print()
