@@ -13,6 +13,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from solver.analysis.explain import explain_state
+from solver.analysis.hider import hider_answer
 from solver.analysis.notation import (
     check_allowed,
     check_win,
@@ -25,7 +26,7 @@ from solver.analysis.notation import (
     show_label,
 )
 from solver.analysis.values import figure
-from solver.analysis.walk import feedback_codes, start_state, verdict
+from solver.analysis.walk import start_state, verdict
 from solver.cli.why import why_lines
 from solver.core.runtime import get_solver
 from solver.core.game import Game
@@ -143,18 +144,6 @@ def live_note(state) -> str:
     if state.solver.live != "exact":
         return "(not proven: the greedy rule's guess, as --live greedy asks)"
     return "(not proven: the greedy rule's guess; the exact search did not finish in the time allowed)"
-
-
-def hider_answer(game: Game, row: int, rows: np.ndarray) -> tuple[int, np.ndarray]:
-    """Return (code, the candidate rows it keeps): the feedback keeping the most candidates.
-
-    Ties go to a feedback other than the win, then to the lowest code.
-    """
-    codes = feedback_codes(game, row, rows)
-    counts = np.bincount(codes, minlength=game.n_codes) * 2
-    counts[game.win_code] -= 1  # a win only when nothing else is left
-    code = int(np.argmax(counts))
-    return code, rows[codes == code]
 
 
 class HideSession:

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from solver.core.search.live import Cancel
-from solver.web import service
+from solver.web import hiding, service
 from solver.web.models import (
     BoardsFeedbackRequest,
     BoardsFeedbackResponse,
@@ -42,6 +42,8 @@ from solver.web.models import (
     FeedbackResponse,
     GameLiteral,
     GamesResponse,
+    HideRequest,
+    HideResponse,
     NextRequest,
     NextResponse,
     RandomResponse,
@@ -303,3 +305,18 @@ async def boards_review(request: BoardsReviewRequest, http: Request) -> dict:
     word, or played after every board was solved), `boards` (2 to 32, in normal mode only).
     """
     return await answers.get(_boards_review, request, http)
+
+
+@router.post("/hide", response_model=HideResponse, summary="Play against the adversarial hider")
+async def hide(request: HideRequest) -> dict:
+    """The adversarial hider (`deduce hide`, like Absurdle): it never commits to an answer, answering each guess
+    with the feedback that keeps the most answers, and shows the win only when the guess is the one answer left.
+    The game is replayed from its `guesses` (the hider is deterministic), so taking a guess back is sending one
+    fewer. Challenge mode (Absurdle's): with a `target` the player must force the hider into that word; the
+    hider plays as without it, and `missed` names the guess whose feedback ruled the target out.
+
+    Refused naming `guesses[i]` (not an allowed guess, one Wordle hard mode forbids, one after the win) or
+    `target` (not a possible answer). Wordle's other word lengths are variants normal4, normal6 to normal9
+    (hard4, hard6 to hard9)."""
+    key = service.resolve(request.game, request.variant)
+    return await run_in_threadpool(hiding.hider_game, key, request.guesses, request.target)

@@ -167,6 +167,19 @@ class BoardsReviewRequest(BaseModel):
                                                           "guess to list with it (`candidates`), at most.")
 
 
+class HideRequest(BaseModel):
+    """A game against the adversarial hider (`deduce hide`, like Absurdle): its guesses so far, and in challenge
+    mode the target the player must force the hider into."""
+
+    game: GameName = "wordle"
+    variant: VariantName = None
+    guesses: list[GuessText] = Field([], max_length=MAX_STEPS, examples=[["SALET", "CRONY"]], description=(
+        "The guesses played so far, in order (the hider answers each: its feedback is computed)."))
+    target: Union[GuessText, None] = Field(None, max_length=MAX_TEXT, examples=["FLOOR"], description=(
+        "Challenge mode: a possible answer the player must force the hider into (Absurdle's challenge). The hider "
+        "plays as without it; the target is missed once a feedback rules it out. Omitted: the plain hider."))
+
+
 # -- responses ----------------------------------------------------------------------------------
 class MarksFeedback(BaseModel):
     """Wordle's feedback: one mark per letter."""
@@ -500,6 +513,28 @@ class BoardsReviewResponse(BaseModel):
                                    '0.089 guesses lost" (X for a board not solved).')
     solver_game: list[BoardsPlayedGuess] = Field(description="The solver's own game of every board for the same "
                                                              "answers (`deduce play wordle --boards N`).")
+
+
+class HiddenStep(BaseModel):
+    """One guess against the hider, its answer and what is left."""
+
+    guess: str
+    feedback: FeedbackOut
+    remaining: int = Field(description="The answers the hider still keeps after this feedback.")
+
+
+class HideResponse(BaseModel):
+    """The hider's answer to every guess (the feedback keeping the most answers; the win only when the guess is
+    the one answer left), and in challenge mode whether the target is still possible."""
+
+    steps: list[HiddenStep]
+    remaining: int = Field(description="The answers the hider still keeps.")
+    won: bool = Field(description="Whether the last guess was the one answer left (in challenge mode: the target).")
+    target: Union[str, None] = Field(description="Challenge mode: the target; null for the plain hider.")
+    target_possible: bool = Field(description="Whether the target is still one of the answers kept (always true "
+                                              "without a target).")
+    missed: Union[int, None] = Field(description="Challenge mode: the guess (1-based) whose feedback ruled the "
+                                                 "target out; null while it is possible.")
 
 
 class ErrorDetail(BaseModel):

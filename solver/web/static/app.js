@@ -1,11 +1,14 @@
 // The page's entry point: tabs (kept in the URL hash), the shared list of games, and the sections.
-import { api, el, show } from "./common.js";
+import { api, byId, el, FIRST_DAILY, LENGTHS, loadJSON, saveJSON, show, today } from "./common.js";
 import { initPlay } from "./play.js";
 import { initCoach } from "./coach.js";
 import { initGames } from "./games.js";
 import { initTree } from "./tree.js";
 import { initChrome } from "./chrome.js";
 import { initBoards } from "./boards.js";
+import { initHider } from "./hider.js";
+
+const LENGTH_KEY = "deduce.length";
 
 const TABS = ["play", "coach", "games", "tree"];
 const sections = {};
@@ -53,6 +56,22 @@ function initTabs() {
   });
 }
 
+/** The play tab's word length (kept in this browser) and the daily puzzle's date (today, or any day since
+ * puzzle 0). */
+function initChoices() {
+  const length = byId("play-length");
+  const saved = Number(loadJSON(LENGTH_KEY, 5));
+  length.value = String(LENGTHS.includes(saved) ? saved : 5);
+  length.addEventListener("change", () => {
+    saveJSON(LENGTH_KEY, Number(length.value));
+    length.blur(); // typed letters go to the board, not to the list
+  });
+  const date = byId("play-date");
+  date.min = FIRST_DAILY;
+  date.max = today();
+  date.value = today();
+}
+
 async function main() {
   initChrome();
   initTabs();
@@ -64,11 +83,13 @@ async function main() {
     banner.textContent = `The solver service does not answer (${error.message}). Is "deduce serve" running?`;
     banner.hidden = false;
   }
+  initChoices();
   const wordle = initPlay(games);
-  const boards = initBoards(); // Dordle and Quordle share the play tab
+  const hider = initHider(); // the hider, Dordle and Quordle share the play tab
+  const boards = initBoards(); // last: it shows the game chosen in the list
   sections.play = {
-    enter(rest) { wordle.enter(rest); boards.enter(); },
-    leave() { wordle.leave(); boards.leave(); },
+    enter(rest) { wordle.enter(rest); hider.enter(); boards.enter(); },
+    leave() { wordle.leave(); hider.leave(); boards.leave(); },
   };
   sections.coach = initCoach(games);
   sections.games = initGames(games);

@@ -1,11 +1,14 @@
 // Dordle and Quordle: two or four Wordle boards at once, each guess scored on every board still open
 // (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
 // (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily); once a game
-// ends, its review (/api/boards/review, as `deduce review wordle --boards N`).
-import { api, byId, el, enterPressesControl, fill, loadBoardsReview, loadJSON, reviewPanel, saveJSON } from "./common.js";
-import { copyArea, localDate } from "./stats.js";
+// ends, its review (/api/boards/review, as `deduce review wordle --boards N`). Words of 4 to 9 letters; the
+// daily words of any date. The play tab's game list is read here: it also shows the hider (hider.js).
+import { api, byId, dailyDate, dailyPlayed, el, enterPressesControl, fill, lettersWord, loadBoardsReview, loadJSON,
+  reviewPanel, saveJSON, showAll, wordLength, wordleVariant } from "./common.js";
+import { copyArea } from "./stats.js";
+import { fitTiles, keepFitted } from "./fit.js";
 
-const LENGTH = 5;
+const MODES = ["1", "2", "4", "hide", "challenge"]; // the play tab's games: boards, or the hider
 const STATE = { G: "correct", Y: "present", R: "absent" };
 const RANK = { absent: 1, present: 2, correct: 3 };
 const STATE_NAME = { correct: "correct", present: "elsewhere", absent: "absent" };
@@ -25,7 +28,7 @@ export function initBoards() {
   const reviewButton = $("boards-review-button");
   const keys = {};
   let count = 1;
-  let game = null; // {targets, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
+  let game = null; // {targets, length, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
   let typed = "";
   let busy = false;
   let active = false;
@@ -42,13 +45,26 @@ export function initBoards() {
   function showHint(message) {
     hintLine.textContent = message;
     hintLine.hidden = !message;
+    fit();
   }
 
-  const solved = (b) => game.guesses.some((g) => g.marks[b] === "G".repeat(LENGTH));
+  const length = () => (game ? game.length || 5 : wordLength());
+  const variant = () => wordleVariant(false, length());
+  const won = (marks) => marks === "G".repeat(length());
+  const solved = (b) => game.guesses.some((g) => won(g.marks[b]));
+
+  /** The tiles sized so that the boards, the hint line and the keyboard fit the window (fit.js). */
+  function fit() {
+    if (active && count > 1) {
+      fitTiles(grid, $("boards-keyboard"), { boards: game ? game.targets.length : count,
+        rows: game ? game.rows : count + 5, cols: length() });
+    }
+  }
 
   // The keys are split in one part per board (left and right halves for Dordle, quarters for Quordle),
   // as Dordle and Quordle sites do: each part takes the best mark its letter got on that board (green >
-  // yellow > grey). A solved board's parts go back to plain: nothing is left to find there.
+  // yellow > grey). A solved board's parts go back to plain while the game goes on: nothing is left to find
+  // there; once the game is over every board's colours show again.
   function renderKeys() {
     const boards = game ? game.targets.length : count;
     const best = Array.from({ length: boards }, () => ({}));
@@ -59,7 +75,7 @@ export function initBoards() {
       }));
     }
     for (const [key, button] of Object.entries(keys)) {
-      const states = best.map((letters, b) => (game && solved(b) ? "unused" : letters[key] || "unused"));
+      const states = best.map((letters, b) => (game && !game.over && solved(b) ? "unused" : letters[key] || "unused"));
       fill(button.querySelector(".key-parts"), states.map((state, b) =>
         el("span", { class: "key-part", "data-board": b + 1, "data-state": state })));
       button.dataset.coloured = String(states.some((state) => state !== "unused"));
@@ -72,13 +88,13 @@ export function initBoards() {
     const boards = game ? game.targets.length : count;
     const rows = game ? game.rows : count + 5;
     fill(grid, Array.from({ length: boards }, (_, b) => {
-      const done = game ? game.guesses.findIndex((g) => g.marks[b] === "G".repeat(LENGTH)) : -1;
+      const done = game ? game.guesses.findIndex((g) => won(g.marks[b])) : -1;
       const board = el("div", { class: "board mini-board", role: "grid", "aria-label": `Board ${b + 1}`,
         "data-solved": String(done >= 0) });
       for (let r = 0; r < rows; r++) {
         const guess = game && r < game.guesses.length && (done < 0 || r <= done) ? game.guesses[r] : null;
         const current = game && !game.over && r === game.guesses.length && done < 0;
-        board.append(el("div", { class: "tile-row", role: "row" }, Array.from({ length: LENGTH }, (_, c) => {
+        board.append(el("div", { class: "tile-row", role: "row" }, Array.from({ length: length() }, (_, c) => {
           const letter = guess ? guess.word[c] : current ? typed[c] || "" : "";
           const state = guess ? STATE[guess.marks[b][c]] : current && typed[c] ? "tbd" : "empty";
           return el("div", { class: "tile", role: "gridcell", "data-state": state }, letter);
@@ -92,20 +108,22 @@ export function initBoards() {
     const result = $("boards-result");
     result.hidden = !(game && game.over);
     if (!result.hidden) {
-      const won = game.targets.every((_, b) => solved(b));
-      $("boards-result-text").textContent = won ? `All ${count} words in ${game.guesses.length}!`
+      const all = game.targets.every((_, b) => solved(b));
+      $("boards-result-text").textContent = all ? `All ${count} words in ${game.guesses.length}!`
         : `The words were ${game.targets.join(", ")}.`;
-      $("boards-share-text").value = shareText();
+      showAll($("boards-share-text"), shareText());
     }
     renderKeys();
+    fit();
   }
 
   function shareText() {
     const scores = game.targets.map((_, b) => {
-      const at = game.guesses.findIndex((g) => g.marks[b] === "G".repeat(LENGTH));
+      const at = game.guesses.findIndex((g) => won(g.marks[b]));
       return at < 0 ? "X" : String(at + 1);
     });
-    const head = `${NAMES[count]} ${game.daily ? `${game.daily.number} ` : ""}${scores.join("&")}/${game.rows}`;
+    const letters = length() === 5 ? "" : `(${length()} letters) `;
+    const head = `${NAMES[count]} ${letters}${game.daily ? `${game.daily.number} ` : ""}${scores.join("&")}/${game.rows}`;
     const grids = game.targets.map((_, b) => game.guesses.filter((g) => g.marks[b])
       .map((g) => [...g.marks[b]].map((m) => SQUARES[m]).join("")).join("\n"));
     return [head, "", ...grids.flatMap((rows, b) => (b ? ["", rows] : [rows]))].join("\n");
@@ -120,13 +138,14 @@ export function initBoards() {
 
   function review() {
     if (!game || !game.over || !game.guesses.length) return;
-    const body = { boards: game.targets.length, variant: "normal", answers: game.targets,
+    const body = { boards: game.targets.length, variant: variant(), answers: game.targets,
       guesses: game.guesses.map((g) => g.word) };
     reviewing.run(body);
   }
 
   function begin(targets, rows, daily = null) {
-    game = { targets: targets.map((t) => String(t).toUpperCase()), rows, guesses: [], over: false, daily };
+    game = { targets: targets.map((t) => String(t).toUpperCase()), length: wordLength(), rows, guesses: [],
+      over: false, daily };
     typed = "";
     clearReview();
     saveJSON(gameKey(count), game);
@@ -137,7 +156,7 @@ export function initBoards() {
 
   async function newRandom() {
     try {
-      const data = await api("GET", `/api/boards/random?boards=${count}`);
+      const data = await api("GET", `/api/boards/random?boards=${count}&variant=${wordleVariant(false, wordLength())}`);
       begin(data.targets, data.guesses);
     } catch (error) {
       say(error.message);
@@ -145,14 +164,15 @@ export function initBoards() {
   }
 
   async function newDaily() {
-    const date = localDate();
-    if (game && game.daily && game.daily.date === date) {
+    const date = dailyDate();
+    if (game && game.daily && game.daily.date === date && length() === wordLength()) {
       render();
-      if (game.over) say(`Today's ${NAMES[count]} (${game.daily.number}) is played: come back tomorrow`);
+      if (game.over) say(dailyPlayed(NAMES[count], date, game.daily.number));
       return;
     }
     try {
-      const data = await api("GET", `/api/daily?game=wordle&variant=normal&boards=${count}&date=${date}`);
+      const data = await api("GET", `/api/daily?game=wordle&variant=${wordleVariant(false, wordLength())}`
+        + `&boards=${count}&date=${date}`);
       begin(data.targets, data.guesses, { date: data.date, number: data.number });
     } catch (error) {
       say(error.message);
@@ -163,7 +183,7 @@ export function initBoards() {
     if (!game || game.over) return;
     const history = game.guesses.map((g) => ({ guess: g.word, feedback: g.marks }));
     try {
-      const data = await api("POST", "/api/boards/next", { boards: count, history, candidates: 0 });
+      const data = await api("POST", "/api/boards/next", { boards: count, variant: variant(), history, candidates: 0 });
       showHint(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`);
     } catch (error) {
       showHint(error.message);
@@ -171,20 +191,20 @@ export function initBoards() {
   }
 
   async function submit() {
-    if (typed.length < LENGTH) {
+    if (typed.length < length()) {
       say("Not enough letters");
       return;
     }
     busy = true;
     try {
       // A word not in the list is answered 200 by /api/check: no failed request in the browser's log.
-      const check = await api("POST", "/api/check", { game: "wordle", variant: "normal", guess: typed });
+      const check = await api("POST", "/api/check", { game: "wordle", variant: variant(), guess: typed });
       if (!check.valid) {
         say(check.message);
         return;
       }
       const open = game.targets.filter((_, b) => !solved(b));
-      const data = await api("POST", "/api/boards/feedback", { targets: open, guess: typed });
+      const data = await api("POST", "/api/boards/feedback", { variant: variant(), targets: open, guess: typed });
       let i = 0;
       const marks = game.targets.map((_, b) => (solved(b) ? null : String(data.feedback[i++]).toUpperCase()));
       game.guesses.push({ word: typed, marks });
@@ -206,7 +226,7 @@ export function initBoards() {
     if (!game || game.over || busy) return;
     if (key === "Enter") return submit();
     if (key === "Backspace") typed = typed.slice(0, -1);
-    else if (/^[A-Z]$/.test(key) && typed.length < LENGTH) typed += key;
+    else if (/^[A-Z]$/.test(key) && typed.length < length()) typed += key;
     render();
   }
 
@@ -224,7 +244,7 @@ export function initBoards() {
   }
 
   document.addEventListener("keydown", (event) => {
-    if (!active || count === 1 || document.querySelector("dialog[open]")) return;
+    if (!active || count === 1 || !on || document.querySelector("dialog[open]")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
     if (event.key === "Enter" && enterPressesControl(event.target)) return;
@@ -235,18 +255,32 @@ export function initBoards() {
     press(key);
   });
 
+  let on = false; // Dordle or Quordle on show (not the single board, not the hider)
+
+  /** Show the game chosen in the play tab's list: one board, 2 or 4 boards, or the hider (`MODES`); tells
+   * play.js and hider.js with a "playmode" event. */
   function choose(value) {
-    count = [1, 2, 4].includes(Number(value)) ? Number(value) : 1;
-    select.value = String(count);
-    saveJSON(CHOICE_KEY, count);
-    document.body.dataset.boards = String(count);
-    $("play-single").hidden = count > 1;
-    $("boards-area").hidden = count === 1;
-    if (count === 1) return;
-    $("boards-lede").textContent = `Guess ${count} five-letter words at once in ${count + 5} tries: each guess `
-      + "counts on every board.";
+    const mode = MODES.includes(String(value)) ? String(value) : "1";
+    count = ["2", "4"].includes(mode) ? Number(mode) : 1;
+    on = count > 1;
+    select.value = mode;
+    saveJSON(CHOICE_KEY, mode);
+    document.body.dataset.boards = mode;
+    $("play-single").hidden = mode !== "1";
+    $("boards-area").hidden = !on;
+    $("hider-area").hidden = !["hide", "challenge"].includes(mode);
+    document.dispatchEvent(new CustomEvent("playmode", { detail: mode }));
+    if (!on) return;
+    renew();
+  }
+
+  /** The saved game of this many boards and letters, else a new one when the tab is on show. */
+  function renew() {
+    $("boards-lede").textContent = `Guess ${count} ${lettersWord(wordLength())} words at once in ${count + 5} tries: `
+      + "each guess counts on every board.";
     const saved = loadJSON(gameKey(count), null);
-    game = saved && Array.isArray(saved.targets) && saved.targets.length === count ? saved : null;
+    game = saved && Array.isArray(saved.targets) && saved.targets.length === count
+      && (saved.length || 5) === wordLength() ? saved : null;
     typed = "";
     clearReview();
     showHint("");
@@ -265,13 +299,19 @@ export function initBoards() {
   $("boards-daily").addEventListener("click", newDaily);
   $("boards-hint").addEventListener("click", hint);
   $("boards-copy").addEventListener("click", () => copyArea($("boards-share-text"), $("boards-copy-status")));
+  $("play-length").addEventListener("change", () => {
+    if (on && game && length() !== wordLength()) renew();
+  });
   reviewButton.addEventListener("click", review);
   choose(loadJSON(CHOICE_KEY, 1));
+  keepFitted(fit, [hintLine, document.querySelector("#boards-area .play-bar"),
+    document.querySelector("#boards-area .board-head")]);
 
   return {
     enter() {
       active = true;
       if (count > 1 && !game) newRandom();
+      else fit();
     },
     leave() {
       active = false;

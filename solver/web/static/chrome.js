@@ -9,8 +9,9 @@ const HELP = {
     "Guess the hidden five-letter word in six tries. Type a word and press Enter.",
     "Each tile then shows how close it is: green, the right letter in the right place; yellow, in the word "
       + "but elsewhere; grey, not in the word (R in typed marks).",
-    "Hard mode: letters revealed must be used in later guesses. Daily: the same word for everyone today, "
-      + "numbered as the published game (day 0 is 19 June 2021).",
+    "Hard mode: letters revealed must be used in later guesses. Daily: the same word for everyone on the date "
+      + "beside the game list (today, or any day back to 19 June 2021, day 0), numbered as the published game.",
+    "The letters list plays words of 4 to 9 letters; Hint shows the solver's next guess.",
   ]],
   dordle: ["Dordle", [
     "Two hidden words at once, seven tries. Each guess is scored on both boards; a board is done when you find its word.",
@@ -19,6 +20,16 @@ const HELP = {
   quordle: ["Quordle", [
     "Four hidden words at once, nine tries. Each guess is scored on every board still open.",
     "Colours as in Wordle: green, right place; yellow, elsewhere in that board's word; grey, not in it.",
+  ]],
+  hide: ["The hider", [
+    "Like Absurdle: the hider never picks a word. Each guess gets the colours that keep the most answers "
+      + "possible, so it dodges as long as it can; the win shows only when your guess is the one word left.",
+    "Guesses are unlimited: corner it in as few as you can. Undo takes back the last guess.",
+  ]],
+  challenge: ["The hider's challenge", [
+    "Absurdle's challenge mode: you are given a target word and must force the hider into it.",
+    "The hider plays as ever (the colours that keep the most answers), so a guess can rule the target out: "
+      + "then the challenge is missed until you undo that guess and try another word.",
   ]],
   coach: ["The Wordle coach", [
     "Playing Wordle somewhere else? Type each guess you made, then its colours: click a tile to cycle grey, "
@@ -58,7 +69,7 @@ function helpKey() {
   if (tab === "coach") return "coach";
   if (tab === "tree") return "tree";
   if (tab === "games") return (byId("games-select").value || "mastermind").split("/")[0];
-  return { 2: "dordle", 4: "quordle" }[document.body.dataset.boards] || "wordle";
+  return { 2: "dordle", 4: "quordle", hide: "hide", challenge: "challenge" }[document.body.dataset.boards] || "wordle";
 }
 
 function initHelp() {

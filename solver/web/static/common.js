@@ -497,3 +497,47 @@ export function reviewPanel(button, box, load) {
   }
   return { clear, run };
 }
+
+// ------------------------------------------------------------------ the play tab's shared choices
+export const LENGTHS = [4, 5, 6, 7, 8, 9]; // Wordle's word lengths (variants normal4, normal6 to normal9)
+export const FIRST_DAILY = "2021-06-19"; // puzzle 0
+
+/** The letters per word chosen on the play tab (5 unless changed). */
+export function wordLength() {
+  const value = Number(byId("play-length")?.value);
+  return LENGTHS.includes(value) ? value : 5;
+}
+
+/** The Wordle variant of a mode and a word length: "normal", "hard", "normal6", "hard9". */
+export function wordleVariant(hard, length) {
+  return `${hard ? "hard" : "normal"}${length === 5 ? "" : length}`;
+}
+
+/** How a word length is said: "five-letter", "6-letter". */
+export function lettersWord(length) {
+  return { 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine" }[length] + "-letter";
+}
+
+/** Today's date where the player is, YYYY-MM-DD. */
+export function today(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The date of the daily puzzle to play: the one picked on the play tab, else today. */
+export function dailyDate() {
+  const value = byId("play-date")?.value;
+  return /^\d{4}-\d{2}-\d{2}$/.test(value || "") ? value : today();
+}
+
+/** What to say when the daily puzzle of `date` (numbered `number`) was played already. */
+export function dailyPlayed(name, date, number) {
+  return date === today() ? `Today's ${name} (${number}) is played: come back tomorrow`
+    : `The ${name} of ${date} (${number}) is played: pick another date`;
+}
+
+/** Show the whole of a share text: the box as tall as its lines. */
+export function showAll(area, text) {
+  area.value = text;
+  area.rows = Math.max(2, text.split("\n").length);
+}

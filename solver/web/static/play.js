@@ -1,8 +1,10 @@
-// Wordle, play: the board, the on-screen keyboard, statistics, the share grid and the game's review.
-import { api, byId, el, enterPressesControl, loadJSON, loadReview, reviewPanel, saveJSON } from "./common.js";
-import { copyArea, localDate, recordGame, showStats } from "./stats.js";
+// Wordle, play: the board (words of 4 to 9 letters), the on-screen keyboard, the solver's hint, statistics,
+// the share grid and the game's review; the daily puzzle of any date.
+import { api, byId, dailyDate, dailyPlayed, el, enterPressesControl, lettersWord, loadJSON, loadReview, reviewPanel,
+  saveJSON, showAll, wordLength, wordleVariant } from "./common.js";
+import { copyArea, recordGame, showStats } from "./stats.js";
+import { fitTiles, keepFitted } from "./fit.js";
 
-const LENGTH = 5;
 const ROWS = 6;
 const STATE = { G: "correct", Y: "present", R: "absent" };
 const RANK = { absent: 1, present: 2, correct: 3 };
@@ -25,8 +27,9 @@ export function initPlay() {
   const dialog = $("play-stats");
   const reviewBox = $("play-review");
   const reviewButton = $("play-review-button");
-  let game = null; // {answer, hard, guesses: [{word, marks}], over, won, counted}
+  let game = null; // {answer, length, hard, guesses: [{word, marks}], over, won, counted}
   let typed = "";
+  let LENGTH = 5; // letters of the board's words
   let busy = false;
   let toastTimer = null;
   let active = false;
@@ -34,16 +37,28 @@ export function initPlay() {
   // ------------------------------------------------------------------ board and keyboard
   const tiles = [];
   board.tabIndex = -1;
-  for (let r = 0; r < ROWS; r++) {
-    const row = el("div", { class: "tile-row", role: "row", "aria-label": `Guess ${r + 1}` });
-    tiles.push([]);
-    for (let c = 0; c < LENGTH; c++) {
-      const tile = el("div", { class: "tile", role: "gridcell", "data-state": "empty" });
-      tiles[r].push(tile);
-      row.append(tile);
+  /** Build the board's rows for words of `length` letters. */
+  function build(length) {
+    LENGTH = length;
+    tiles.length = 0;
+    board.replaceChildren();
+    for (let r = 0; r < ROWS; r++) {
+      const row = el("div", { class: "tile-row", role: "row", "aria-label": `Guess ${r + 1}` });
+      tiles.push([]);
+      for (let c = 0; c < LENGTH; c++) {
+        const tile = el("div", { class: "tile", role: "gridcell", "data-state": "empty" });
+        tiles[r].push(tile);
+        row.append(tile);
+      }
+      board.append(row);
     }
-    board.append(row);
+    $("play-secret").maxLength = LENGTH;
+    $("play-secret").minLength = LENGTH;
+    $("play-secret").placeholder = `${LENGTH} letters`;
+    document.querySelector("#play-single .lede").textContent = `Guess the ${lettersWord(LENGTH)} word in six tries. `
+      + "Type on your keyboard or tap the keys below.";
   }
+  build(5);
   const keys = {};
   for (const letters of KEY_ROWS) {
     const row = el("div", { class: "key-row" });
@@ -67,6 +82,8 @@ export function initPlay() {
   }
 
   function render(animateRow = -1) {
+    const length = game ? game.length || 5 : wordLength();
+    if (length !== LENGTH) build(length);
     for (let r = 0; r < ROWS; r++) {
       const done = rowMarks(r);
       const current = game && !game.over && r === game.guesses.length;
@@ -117,7 +134,36 @@ export function initPlay() {
       if (!game.over) bits.push(`guess ${game.guesses.length + 1} of ${ROWS}`);
     }
     status.textContent = bits.join(" · ");
+    $("play-hint").disabled = !game || game.over;
     renderResult();
+    fit();
+  }
+
+  /** The tiles sized so that the board, the hint line and the keyboard fit the window. */
+  function fit() {
+    if (active) fitTiles(board, keyboard, { rows: ROWS, cols: LENGTH });
+  }
+
+  /** The solver's hint, under the board until the next guess. */
+  function showHint(message) {
+    const line = $("play-hint-text");
+    line.textContent = message;
+    line.hidden = !message;
+    fit();
+  }
+
+  async function hint() {
+    if (!game || game.over) return;
+    const asked = game;
+    const turn = game.guesses.length;
+    try {
+      const data = await api("POST", "/api/next", { game: "wordle", variant: variant(), history: history(), top: 0,
+        candidates: 0 });
+      if (game !== asked || game.guesses.length !== turn) return; // a guess or a new game since
+      showHint(`The solver would play ${data.guess} (answers left: ${data.remaining})`);
+    } catch (error) {
+      showHint(error.message);
+    }
   }
 
   function say(message, sticky = false) {
@@ -138,7 +184,7 @@ export function initPlay() {
 
   // ------------------------------------------------------------------ playing
   function variant() {
-    return game && game.hard ? "hard" : "normal";
+    return wordleVariant(Boolean(game && game.hard), game ? game.length || 5 : wordLength());
   }
 
   function save() {
@@ -150,9 +196,11 @@ export function initPlay() {
   }
 
   function begin(answer, chosen, daily = null) {
-    game = { answer, hard: hardBox.checked, guesses: [], over: false, won: false, counted: false, chosen, daily };
+    game = { answer, length: wordLength(), hard: hardBox.checked, guesses: [], over: false, won: false, counted: false,
+      chosen, daily };
     typed = "";
     clearReview();
+    showHint("");
     say("");
     save();
     render();
@@ -161,23 +209,25 @@ export function initPlay() {
 
   async function newRandom() {
     try {
-      const { target } = await api("GET", "/api/random?game=wordle&variant=normal");
+      const { target } = await api("GET", `/api/random?game=wordle&variant=${wordleVariant(false, wordLength())}`);
       begin(String(target).toUpperCase(), false);
     } catch (error) {
       say(error.message, true);
     }
   }
 
-  /** Today's puzzle (the same word for everyone on this date: /api/daily); kept when already begun. */
+  /** The daily puzzle of the date chosen, today unless changed (the same word for everyone on that date:
+   * /api/daily); kept when already begun. */
   async function newDaily() {
-    const date = localDate();
-    if (game && game.daily && game.daily.date === date) {
+    const date = dailyDate();
+    const length = wordLength();
+    if (game && game.daily && game.daily.date === date && (game.length || 5) === length) {
       render();
-      say(game.over ? `Today's puzzle (${game.daily.number}) is played: come back tomorrow` : "");
+      say(game.over ? dailyPlayed("puzzle", date, game.daily.number) : "");
       return;
     }
     try {
-      const data = await api("GET", `/api/daily?game=wordle&variant=normal&date=${date}`);
+      const data = await api("GET", `/api/daily?game=wordle&variant=${wordleVariant(false, length)}&date=${date}`);
       begin(String(data.targets[0]).toUpperCase(), false, { date: data.date, number: data.number });
     } catch (error) {
       say(error.message, true);
@@ -215,6 +265,7 @@ export function initPlay() {
       const marks = String(result.feedback).toUpperCase();
       game.guesses.push({ word: typed, marks });
       typed = "";
+      showHint("");
       const won = Boolean(result.win) || marks === "G".repeat(LENGTH);
       if (won || game.guesses.length >= ROWS) finish(won);
       save();
@@ -246,7 +297,8 @@ export function initPlay() {
     const score = game.won ? game.guesses.length : "X";
     const rows = game.guesses.map(({ marks }) => [...marks].map((m) => squares[m]).join(""));
     const number = game.daily ? `${game.daily.number} ` : ""; // "Wordle 926 4/6": the daily puzzle's number
-    return [`Wordle ${number}${score}/${ROWS}${game.hard ? "*" : ""}`, "", ...rows].join("\n");
+    const letters = (game.length || 5) === 5 ? "" : `(${game.length} letters) `;
+    return [`Wordle ${letters}${number}${score}/${ROWS}${game.hard ? "*" : ""}`, "", ...rows].join("\n");
   }
 
   function renderResult() {
@@ -256,7 +308,7 @@ export function initPlay() {
     $("play-result-text").textContent = game.won
       ? `${PRAISE[game.guesses.length - 1]}! You found ${game.answer} in ${game.guesses.length}.`
       : `The answer was ${game.answer}.`;
-    $("play-share-text").value = shareText();
+    showAll($("play-share-text"), shareText());
   }
 
   function renderStats() {
@@ -309,6 +361,15 @@ export function initPlay() {
   });
   $("play-new").addEventListener("click", newRandom);
   $("play-daily").addEventListener("click", newDaily);
+  $("play-hint").addEventListener("click", hint);
+  document.addEventListener("playmode", (event) => { // the game chosen in the play tab's list (boards.js)
+    if (event.detail !== "1" || !active) return;
+    if (!game || (game.length || 5) !== wordLength()) newRandom();
+    else render();
+  });
+  $("play-length").addEventListener("change", () => {
+    if (active && document.body.dataset.boards === "1" && game && (game.length || 5) !== wordLength()) newRandom();
+  });
   $("play-again").addEventListener("click", newRandom);
   $("play-stats-button").addEventListener("click", openStats);
   $("play-result-stats").addEventListener("click", openStats);
@@ -318,13 +379,15 @@ export function initPlay() {
     event.preventDefault();
     const input = $("play-secret");
     const word = input.value.trim().toUpperCase();
-    if (!/^[A-Z]{5}$/.test(word)) {
-      say("The answer must be five letters");
+    const length = wordLength();
+    if (!new RegExp(`^[A-Z]{${length}}$`).test(word)) {
+      say(`The answer must be ${length} letters`);
       return;
     }
     // The service checks the word: it must be one of the answers.
     try {
-      const check = await api("POST", "/api/check", { game: "wordle", variant: "normal", target: word, guess: word });
+      const check = await api("POST", "/api/check", { game: "wordle", variant: wordleVariant(false, length),
+        target: word, guess: word });
       if (!check.valid) {
         say(`${word} cannot be the answer: ${check.message}`);
         return;
@@ -340,7 +403,7 @@ export function initPlay() {
 
   document.addEventListener("keydown", (event) => {
     if (!active || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (document.body.dataset.boards > 1) return; // Dordle or Quordle on show: boards.js takes the keys
+    if ((document.body.dataset.boards || "1") !== "1") return; // Dordle, Quordle or the hider takes the keys
     const target = event.target;
     const typing = target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]");
     if (typing) return;
@@ -357,17 +420,22 @@ export function initPlay() {
 
   // Restore a game in progress (or the last one played).
   const saved = loadJSON(GAME_KEY, null);
-  if (saved && typeof saved.answer === "string" && Array.isArray(saved.guesses)) {
+  if (saved && typeof saved.answer === "string" && Array.isArray(saved.guesses)
+      && (saved.length || 5) === saved.answer.length) {
     game = saved;
     hardBox.checked = Boolean(saved.hard);
   }
   renderStats();
   render();
+  keepFitted(fit, [$("play-hint-text"), document.querySelector("#play-single .play-bar"), $("play-options"),
+    document.querySelector("#play-single .board-head"), document.querySelector(".boards-choice")]);
 
   return {
     enter() {
       active = true;
-      if (!game) newRandom();
+      if (document.body.dataset.boards !== "1") return;
+      if (!game || (game.length || 5) !== wordLength()) newRandom();
+      else render();
     },
     leave() {
       active = false;
