@@ -75,10 +75,9 @@ def play(game: Game, answers: list[int], limit: int = 100, opener: int | None = 
          hard: bool = False) -> list[tuple[int, tuple[int, ...]]]:
     """Return the (guess row, code per board) steps the solver plays until every answer is found, from
     guess row `opener` (default: the solver's own first guess). `hard` (or a hard variant of `game`): every
-    guess satisfies the hard-mode rule of every unsolved board; a game that rule leaves no way to win
-    (`Boards.stuck`) ends there, unsolved."""
+    guess satisfies the hard-mode rule of at least one unsolved board (`Boards.allowed`)."""
     state = Boards.start(game, len(answers), hard)
-    while not state.done and not state.stuck:
+    while not state.done:
         if len(state.history) >= limit:
             raise ValueError(f"the boards were not all solved within {limit} guesses")
         row = opener if opener is not None and not state.history else state.choose()

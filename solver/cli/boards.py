@@ -8,23 +8,13 @@ from solver.core.game import Game
 from solver.games.boards import Boards, guesses_allowed
 
 
-STUCK = ("hard mode allows no answer still possible on any unsolved board (each breaks another board's rule, "
-         "and the rules only tighten until a board is solved): the game cannot be won")
-
-
 def transcript(game: Game, steps: list[tuple[int, tuple[int, ...]]]) -> list[str]:
-    """Return the `play` lines: every guess, its feedback per board, and the summary (a hard game that
-    cannot be won stops where it became so)."""
+    """Return the `play` lines: every guess, its feedback per board, and the summary."""
     lines = []
     for number, (row, codes) in enumerate(steps, start=1):
         lines += [f"Guess #{number}: {game.labels[row]}", f"Feedback: {show_board_feedback(game, codes)}"]
     allowed = guesses_allowed(len(steps[0][1]))
     solved = {b for _, codes in steps for b, code in enumerate(codes) if code == game.win_code}
-    unsolved = [b + 1 for b in range(len(steps[0][1])) if b not in solved]
-    if unsolved:
-        lines.append(f"Boards {', '.join(map(str, unsolved))} not solved after "
-                     f"{plural(len(steps), 'guess', 'guesses')}: {STUCK}.")
-        return lines
     verdict = "within" if len(steps) <= allowed else "over"
     lines.append(f"You solved {plural(len(steps[0][1]), 'board')} in {plural(len(steps), 'guess', 'guesses')} "
                  f"({verdict} the {allowed} the game allows)!")
@@ -41,7 +31,7 @@ class BoardsSession:
         self._taken: list[tuple[Boards, int]] = []
 
     def opening(self) -> list[str]:
-        mode = " (each guess keeps the hard-mode rule of every unsolved board)" if self.state.hard else ""
+        mode = " (each guess keeps the hard-mode rule of at least one unsolved board)" if self.state.hard else ""
         return [f"{self.game.title} on {self.state.count} boards{mode}: {self.game.n_targets} candidates each; "
                 f"guesses computed live, {guesses_allowed(self.state.count)} allowed.",
                 "Type the marks of each unsolved board in order (RYRGR GGRRR), or GUESS MARKS MARKS if you "
@@ -77,9 +67,6 @@ class BoardsSession:
             self.done = True
             return [f"All {state.count} boards solved in {plural(count, 'guess', 'guesses')}!"]
         left = "; ".join(f"board {b + 1}: {n}" for b, n in enumerate(state.remaining()) if not state.solved[b])
-        if state.stuck:
-            self.done = True
-            return [f"Candidates left: {left}.", STUCK[:1].upper() + STUCK[1:] + "."]
         self.guess = state.choose()
         return [f"Candidates left: {left}.", self._proposal()]
 

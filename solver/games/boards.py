@@ -4,8 +4,7 @@ unsolved board, and the game ends when every board is solved.
 `Boards` is an immutable state: the game, the candidate targets left on each board and which boards
 are solved. The solver chooses one guess for all boards together:
 
-- a board down to one candidate is played at once (in hard mode, if every other unsolved board's rule
-  allows it);
+- a board down to one candidate is played at once;
 - with two boards open, a look-ahead (`solver.core.search.within`): each guess is rated by the chances
   that both boards are solved within 1, 2 and 3 more guesses after it, under the best play over a pool
   (the candidates and the greedy rule's leading guesses), computed exactly for the pool; the greedy
@@ -22,11 +21,14 @@ are solved. The solver chooses one guess for all boards together:
 Ties go to the greedy rule's order (a guess that is a candidate on some board, then the lowest row), so
 the choice is deterministic.
 
-Hard mode (`Boards.start(game, count, hard=True)`, or a hard variant of Wordle): every guess must satisfy
-the hard-mode rule of every board not yet solved (as the "hard" variants of Dordle and Quordle); the
+Hard mode (`Boards.start(game, count, hard=True)`, or a hard variant of Wordle): every guess must use the
+revealed hints of at least one board not yet solved (satisfy its hard-mode rule); a board's rule lapses
+once it is solved. Demanding every board's rule at once would leave most games unwinnable: a letter yellow
+on one board and grey on another forbids the other's answer (measured with TRACE first: 579 of 1000 random
+Dordle answer pairs and 279 of 300 Quordle sets could no longer be won after the first guess). Under the
+rule of one board, a candidate of any unsolved board is always allowed, so every game can be won. The
 solver's choice is the best guess so allowed (the look-ahead's later guesses are not restricted: they only
-rate the first). A board's rule lapses once it is solved. A game where no candidate of any unsolved board is
-allowed can no longer be won (`Boards.stuck`: the rules only tighten until a board is solved). The first guess is OPENER (measured: docs, "Several boards"). There is no
+rate the first). The first guess is OPENER (measured: docs, "Several boards"). There is no
 tree: every choice is computed live.
 """
 from __future__ import annotations
@@ -120,40 +122,34 @@ class Boards:
         return [(row, codes[board]) for row, codes in self.history if codes[board] != SOLVED]
 
     def allowed(self) -> np.ndarray | None:
-        """Return a bool mask over the guess rows that may be played next: in hard mode those that every
-        unsolved board's hard-mode rule allows; None in normal mode (every guess)."""
+        """Return a bool mask over the guess rows that may be played next: in hard mode those that the hard-mode
+        rule of at least one unsolved board allows (a board without a guess yet allows every guess); None in
+        normal mode (every guess)."""
         if not self.hard:
             return None
         rule = self.game.allowed or hard_mode_mask
-        mask = np.ones(self.game.n_guesses, dtype=bool)
+        mask = np.zeros(self.game.n_guesses, dtype=bool)
         for b in self.open_boards:
             steps = self.board_steps(b)
-            if steps:
-                mask &= rule(self.game, steps)
+            if not steps:
+                return np.ones(self.game.n_guesses, dtype=bool)
+            mask |= rule(self.game, steps)
         return mask
 
     def refusal(self, guess: int) -> str | None:
-        """Return why hard mode forbids guess row `guess` now ("board 2: letter 1 must be S"), or None if
-        it may be played."""
+        """Return why hard mode forbids guess row `guess` now (it uses the hints of no unsolved board: "board 1:
+        letter 1 must be S; board 2: ..."), or None if it may be played."""
         if not self.hard:
             return None
         game, length = self.game, len(self.game.labels[0])
+        reasons = []
         for b in self.open_boards:
             played = [(game.labels[row], code_to_marks(code, length)) for row, code in self.board_steps(b)]
             reason = hard_mode_allows(played, game.labels[guess])
-            if reason is not None:
-                return f"board {b + 1}: {reason}" if self.count > 1 else reason
-        return None
-
-    @property
-    def stuck(self) -> bool:
-        """Return True when the game can no longer be won: hard mode forbids every candidate of every
-        unsolved board (a board is solved only by guessing its answer, and the rules only tighten until
-        a board is solved)."""
-        mask = self.allowed()
-        if mask is None or self.done:
-            return False
-        return not any(mask[self.game.target_index[self.candidates[b]]].any() for b in self.open_boards)
+            if reason is None:
+                return None
+            reasons.append(f"board {b + 1}: {reason}" if self.count > 1 else reason)
+        return "; ".join(reasons)
 
     def remaining(self) -> list[int]:
         """Return the number of candidates left on each board (0 on a solved board)."""
@@ -195,7 +191,7 @@ class Boards:
 
     def choose(self) -> int:
         """Return the guess row the solver plays next (see the module docstring); in hard mode one that
-        every unsolved board's rule allows."""
+        the rule of at least one unsolved board allows (`allowed`)."""
         if self.done:
             raise ValueError("every board is solved already")
         boards, allowed = self.open_boards, self.allowed()

@@ -101,7 +101,7 @@ class Round:
 class MultiRound:
     """One game on several boards (Dordle, Quordle): one `Round` per answer, every guess scored on
     each board not solved yet (a board solved takes no more guesses), `guesses_allowed` in all. In hard
-    mode a guess must satisfy the hard-mode rule of every board not solved yet."""
+    mode a guess must satisfy the hard-mode rule of at least one board not solved yet."""
 
     answers: tuple[str, ...]
     acceptable: frozenset[str]
@@ -112,7 +112,8 @@ class MultiRound:
     history: list[tuple[str, tuple[str | None, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.boards = [Round(answer, self.acceptable, self.hard, number=self.number, limit=self.limit)
+        # each board scores in normal mode: the hard-mode rule of several boards is the game's (`check`)
+        self.boards = [Round(answer, self.acceptable, False, number=self.number, limit=self.limit)
                        for answer in self.answers]
 
     @property
@@ -130,27 +131,24 @@ class MultiRound:
         return all(board.won for board in self.boards)
 
     @property
-    def blocked(self) -> bool:
-        """True when hard mode forbids the answer of every unsolved board (each breaks the rule of another):
-        no board can be solved any more, since the rules only tighten until one is."""
-        return self.hard and not self.won and all(
-            board.won or any(hard_mode_allows(other.history, board.answer) is not None
-                             for other in self.boards if not other.won)
-            for board in self.boards)
-
-    @property
     def over(self) -> bool:
-        return self.won or len(self.history) >= self.limit or self.blocked
+        return self.won or len(self.history) >= self.limit
 
     def check(self, line: str) -> str:
         """Return the guess on `line` upper-cased, or raise InvalidGuess saying why it does not count (in
-        hard mode naming the first unsolved board whose rule it breaks)."""
+        hard mode: it keeps the rule of no unsolved board, each board's reason named)."""
         word = Round("", self.acceptable).check(line)
+        if not self.hard:
+            return word
+        reasons = []
         for number, board in enumerate(self.boards, start=1):
-            reason = None if board.won or not self.hard else hard_mode_allows(board.history, word)
-            if reason is not None:
-                raise InvalidGuess(f"hard mode, board {number}: {reason}")
-        return word
+            if board.won:
+                continue
+            reason = hard_mode_allows(board.history, word)
+            if reason is None:
+                return word
+            reasons.append(f"board {number}: {reason}")
+        raise InvalidGuess("hard mode, " + "; ".join(reasons))
 
     def guess(self, line: str) -> tuple[str | None, ...]:
         """Play the guess on `line` on every unsolved board and return the marks of each board (None

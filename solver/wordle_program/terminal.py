@@ -320,10 +320,7 @@ class RichUI:
         else:
             missed = ", ".join(f"board {index}: {board.answer}" for index, board in enumerate(game.boards, start=1)
                                if not board.won)
-            ending = "No board can be solved any more" if game.blocked else "Out of guesses"
-            self.console.print(f"[bold red]{ending}.[/bold red] Not solved: [bold]{missed}[/bold].")
-            if game.blocked:
-                self.console.print("Hard mode forbids each unsolved board's answer: it breaks another board's rule.")
+            self.console.print(f"[bold red]Out of guesses.[/bold red] Not solved: [bold]{missed}[/bold].")
         self.console.print()
         self.console.print(game.share(), markup=False)
         self.console.print()
