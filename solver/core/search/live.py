@@ -87,7 +87,14 @@ RATE_PROVE, RATE_TOP = 0.6, 0.25  # shares of a rating's budget: proofs, then to
 # large games, or of many word lists, never add up (docs/pages/library.md: the memory of many word lists)
 SEARCHER_BYTES = 80 * 2**20
 VALUES = 4096  # memoised state values
-MEMO_BITS = 18
+MEMO_BITS = 18  # the memo of a sub-game's searchers: 2**18 entries (10 MB each) ...
+MEMO_SLOTS_PER_CANDIDATE = 2**10  # ... or fewer for a small one: the search of a few candidates meets few states
+
+
+def memo_bits(candidates: int) -> int:
+    """Return the memo size (bits) of a sub-game of `candidates` candidates: enough for its states, at most
+    MEMO_BITS (the memo only saves work: a value does not depend on its size)."""
+    return min(MEMO_BITS, max(10, (candidates * MEMO_SLOTS_PER_CANDIDATE - 1).bit_length()))
 ROUND_SECONDS = 2.0  # a proof with a progress display reports this often
 
 
@@ -144,7 +151,8 @@ class _SubGame:
         load = time.perf_counter() - began
         table = scoring.feedback_table(game, np.arange(game.n_guesses), sub.target_index)
         began = time.perf_counter()  # the searcher's set-up runs kernels too (class counts): loaded here
-        self.prove = Searcher(sub, table, SearchOptions(max_guesses=depth, memo_bits=MEMO_BITS, symmetry_levels=0))
+        self.prove = Searcher(sub, table, SearchOptions(max_guesses=depth, memo_bits=memo_bits(positions.size),
+                                                        symmetry_levels=0))
         self.table, self._sub, self._depth = table, sub, depth
         self._top: Searcher | None = None
         self._provers: list[Searcher] = []  # more prove-mode searchers, for proofs side by side (`prover`)
@@ -168,7 +176,8 @@ class _SubGame:
             from solver.core.search.searcher import Searcher  # defers Numba to the live path
 
             self._top = Searcher(self._sub, self.table, self._options(
-                mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=MEMO_BITS, symmetry_levels=0))
+                mode="top-k", k=TOP_K, max_guesses=self._depth, memo_bits=self.prove.options.memo_bits,
+                symmetry_levels=0))
         return self._top
 
     def prover(self, i: int):
