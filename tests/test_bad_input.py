@@ -3,6 +3,7 @@ games (fuzzed over random values and types), and the files the programs read (bo
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -66,12 +67,22 @@ def valid_feedback(value, count: int, limit: int) -> bool:
     return is_sequence(value) and len(value) == count and all(is_int(v) and 0 <= v <= limit for v in value)
 
 
-def valid_pairs(value, count: int, first: int, second: int) -> bool:
+def valid_pairs(value, count: int, first: int, second: int, text=lambda token: None) -> bool:
+    """Whether `value` is `count` distinct pairs within (first, second): each a pair of ints or a token
+    that `text` reads as one, or the tokens in one string."""
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
     if not is_sequence(value) or len(value) != count:
         return False
-    pairs = [tuple(p) if is_sequence(p) else None for p in value]
+    pairs = [text(p) if isinstance(p, str) else tuple(p) if is_sequence(p) else None for p in value]
     return (all(p is not None and len(p) == 2 and all(map(is_int, p)) and 0 <= p[0] < first and 0 <= p[1] < second
                 for p in pairs) and len(set(pairs)) == count)
+
+
+def location_text(token: str) -> tuple[int, int] | None:
+    """Return the (column, row) of location text ("A1", any case), or None."""
+    found = re.fullmatch(r"([A-H])([1-9][0-9]*)", token.strip().upper())
+    return None if found is None else ("ABCDEFGH".index(found[1]), int(found[2]) - 1)
 
 
 def outcome(call) -> str:
@@ -95,9 +106,10 @@ BULLS = dict(start=bulls.initial_guess, next=bulls.next_guess, count=2, limit=4,
              guess=lambda v: isinstance(v, str) and len(v) == 4 and set(v) <= set("0123456789") and len(set(v)) == 4,
              near=st.text("01234567", min_size=3, max_size=5))
 BATTLESHIP = dict(start=battleship.initial_guess, next=battleship.next_guess, count=3, limit=3, win=(3, 0, 0),
-                  guess=lambda v: valid_pairs(v, 3, 8, 4), near=near_pairs(3, 8, 4))
+                  guess=lambda v: valid_pairs(v, 3, 8, 4, location_text), near=near_pairs(3, 8, 4))
 CARDS = dict(start=lambda: cards.initial_guess(2), next=cards.next_guess, count=5, limit=2, win=(2, 0, 2, 0, 2),
-             guess=lambda v: valid_pairs(v, 2, 13, 4), near=near_pairs(2, 13, 4))
+             guess=lambda v: valid_pairs(v, 2, 13, 4, lambda t: cards.to_card(t.strip().upper())),
+             near=near_pairs(2, 13, 4))
 WORDLE = dict(start=wordle.initial_guess, next=wordle.next_guess, count=None, limit=None, win="GGGGG",
               guess=lambda v: isinstance(v, str) and v.upper() in WORDS,
               near=st.one_of(st.sampled_from(sorted(WORDS)[:50]).map(str.lower), st.text("ABCRNE", min_size=4, max_size=6)))

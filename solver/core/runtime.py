@@ -181,12 +181,39 @@ class State:
         """Return the history as "GUESS=FEEDBACK, ..." for messages."""
         return _history_text(self.solver.game, self.history)
 
+    def __repr__(self) -> str:
+        """Return the state as people read it: "<State of wordle: SALET=RYRGR; 7 candidates left; guess
+        from the tree>" (the guess's source once chosen; the repr chooses nothing)."""
+        game = self.solver.game
+        history = ", ".join(f"{game.labels[g]}={_feedback_text(game, c)}" for g, c in self.history) or "no guess yet"
+        tree = self.solver.tree if self.node is not None else None
+        if tree is not None:
+            remaining, source = int(tree.remaining[self.node]), "tree"
+        else:
+            known = self.__dict__.get("candidate_positions")
+            remaining = game.n_targets if known is None and not self.history else int(self.candidate_positions.size)
+            source = "rule" if remaining <= 2 else self._live.get("source")
+        if self.history and self.history[-1][1] == game.win_code:
+            source = "solved"
+        where = {"tree": "guess from the tree", "book": "guess from the opener book", "live": "guess computed live",
+                 "rule": "guess: one of the candidates left", "solved": "solved",
+                 None: "guess not chosen yet"}.get(source, f"guess: {source}")
+        left = f"{remaining} candidate{'' if remaining == 1 else 's'} left"
+        return f"<State of {game.title}: {history}; {left}; {where}>"
+
     def __reduce__(self):
         # States pickle (a web worker, a Dask task): the solver by its game and settings, the history,
         # and what was computed off the tree (its candidates, its live choice); a state on the tree
         # finds its node again in the receiving process's tree (or goes off the tree without one).
         positions = self.__dict__.get("candidate_positions") if self.node is None else None
         return _state_of, (self.solver, self.history, self.node is not None, positions, dict(self._live))
+
+
+def _feedback_text(game: Game, code: int) -> str:
+    """Return a feedback code as players write it: Wordle's marks "RYRGR", fields "(0,1,0)", or a generic
+    game's score as its text."""
+    value = game.decode(code)
+    return "(" + ",".join(map(str, value)) + ")" if isinstance(value, tuple) else str(value)
 
 
 def _history_text(game: Game, history) -> str:

@@ -11,6 +11,7 @@ Feedback code: ``exact*(k+1)**2 + one_away*(k+1) + two_away``.
 from __future__ import annotations
 
 import inspect
+import re
 from functools import lru_cache, partial
 from itertools import combinations, product
 from typing import NamedTuple, Sequence
@@ -51,6 +52,16 @@ def to_location(text: str) -> Location | None:
     if col < 0 or row < 0:
         return None
     return Location(col, row)
+
+
+LOCATION_TEXT = re.compile(r"([A-H])([1-9][0-9]*)")
+
+
+def _text_location(text: str) -> Location | None:
+    """Return the Location of text like "A1" or "c12" on a board of any size (column A-H, row 1 or
+    more), or None if it is not one."""
+    found = LOCATION_TEXT.fullmatch(text.strip().upper()) if len(text) <= 8 else None
+    return None if found is None else Location(COLUMNS.index(found[1]), int(found[2]) - 1)
 
 
 def from_location(loc: Location) -> str:
@@ -138,9 +149,42 @@ def _cells(ships: int, cols: int, rows: int) -> np.ndarray:
     return cells[:, :ships] * rows + cells[:, ships:]
 
 
-@lru_cache(maxsize=None)
+MAX_TARGETS = 300_000  # sets of ship locations a board may have: about the largest built-in game (cards n4, 270725)
+
+
+def _too_many_sets(cells: int, ships: int) -> bool:
+    """Return whether there are more than MAX_TARGETS sets of `ships` cells among `cells`."""
+    count = 1
+    for i in range(min(ships, cells - ships)):  # C(cells, i + 1), growing: stops as soon as it is too many
+        count = count * (cells - i) // (i + 1)
+        if count > MAX_TARGETS:
+            return True
+    return False
+
+
 def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game:
-    """Return the battleship variant with `ships` ships on a `rows` x `cols` board."""
+    """Return the battleship variant with `ships` ships on a `rows` x `cols` board.
+
+    ValueError naming the option unless: 1 to 8 columns (A-H), 1 row or more, 1 ship or more, no more
+    ships than cells, and at most MAX_TARGETS sets of ship locations.
+    """
+    for option, value, least in (("ships", ships, 1), ("cols", cols, 1), ("rows", rows, 1)):
+        if not is_integer(value) or value < least:
+            raise ValueError(f"battleship {option} must be an integer, {least} or more, got {excerpt(value)}")
+    if cols > len(COLUMNS):
+        raise ValueError(f"battleship cols must be 1 to {len(COLUMNS)} (columns A-{COLUMNS[-1]}), got {cols}")
+    if ships > cols * rows:
+        raise ValueError(f"battleship ships must be at most the board's {cols * rows} cells "
+                         f"(cols={cols} x rows={rows}), got ships={ships}")
+    if _too_many_sets(cols * rows, ships):
+        raise ValueError(f"battleship board too large: ships={ships} on cols={cols} x rows={rows} give more "
+                         f"than {MAX_TARGETS} sets of ship locations")
+    return _game(int(ships), int(cols), int(rows))
+
+
+@lru_cache(maxsize=None)
+def _game(ships: int, cols: int, rows: int) -> Game:
+    """Return the battleship variant of a board `game` checked."""
     cells = [Location(c, r) for c in range(cols) for r in range(rows)]
     triples = list(combinations(cells, ships))
     base = ships + 1
@@ -165,51 +209,64 @@ def game(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> Game
 MAX_LOCATIONS = 64  # more locations than any board's ships: a longer value is not a guess
 
 
-def check_locations(value: Sequence[Location], what: str = "guess") -> list[Location]:
-    """Return the distinct Locations of `value`, a sequence of (column, row) pairs of integers.
+def check_locations(value: Sequence[Location | str] | str, what: str = "guess") -> list[Location]:
+    """Return the distinct Locations of `value`: a sequence of locations, each a (column, row) pair of
+    integers or location text ("A1"), or one text of them ("A1 B2 C3").
 
-    ValueError naming the bad value or location otherwise (column 0-7 for A-H, row 0 or more;
-    strings, mappings and sets are not sequences here).
+    ValueError naming the bad value or location otherwise (column 0-7 for A-H, row 0 or more; text:
+    column A-H then row 1 or more, any case; mappings and sets are not sequences here).
     """
-    items = sequence_items(value, MAX_LOCATIONS)
+    text = isinstance(value, str) and len(value) <= 16 * MAX_LOCATIONS  # a longer text is not a guess: not split
+    items = tuple(value.replace(",", " ").split()) if text else sequence_items(value, MAX_LOCATIONS)
     if items is None or not items or len(items) > MAX_LOCATIONS:
-        raise ValueError(f"battleship {what} must be a sequence of locations, (column, row) pairs, got {excerpt(value)}")
+        raise ValueError(f"battleship {what} must be a sequence of locations, (column, row) pairs or text like "
+                         f"\"A1\", got {excerpt(value)}")
     locations = []
     for item in items:
+        if isinstance(item, str):
+            loc = _text_location(item)
+            if loc is None:
+                raise ValueError(f"battleship {what}: not a location (column A-H then row 1 or more): {excerpt(item)}")
+            locations.append(loc)
+            continue
         pair = sequence_items(item, 2)
         if (pair is None or len(pair) != 2 or not all(is_integer(v) for v in pair)
                 or not (0 <= pair[0] < len(COLUMNS) and pair[1] >= 0)):
             raise ValueError(f"battleship {what}: not a location, a (column 0-{len(COLUMNS) - 1}, row 0 or more) "
-                             f"pair of integers: {excerpt(item)}")
+                             f"pair of integers or text like \"A1\": {excerpt(item)}")
         locations.append(Location(int(pair[0]), int(pair[1])))
     unique_tokens([from_location(loc) for loc in locations], None, "location")
     return locations
 
 
-def feedback(target: Sequence[Location], guess: Sequence[Location]) -> tuple[int, int, int]:
-    """Return (exact, one_away, two_away) for `guess` against the ships of `target`."""
+def feedback(target: Sequence[Location | str] | str, guess: Sequence[Location | str] | str) -> tuple[int, int, int]:
+    """Return (exact, one_away, two_away) for `guess` against the ships of `target`; each is a sequence of
+    locations, (column, row) pairs or text ("A1"), or one text ("A1 B2 C3")."""
     target, guess = check_locations(target, "target"), check_locations(guess)
     if len(target) != len(guess):
         raise ValueError(f"target has {len(target)} locations but guess has {len(guess)}")
     g = np.array(_row(guess), dtype=np.int32)
     t = np.array(_row(target), dtype=np.int32)
-    return digits(make_rule(len(guess))(g, t), len(guess) + 1, 3)
+    return digits(int(make_rule(len(guess))(g, t)), len(guess) + 1, 3)
 
 
-def _guess_label(guess: Sequence[Location]) -> str:
+def _guess_label(guess: Sequence[Location | str] | str) -> str:
     return label(check_locations(guess))
 
 
 def _guess_value(text: str) -> list[Location]:
-    return [to_location(token) for token in text.split()]
+    return [_text_location(token) for token in text.split()]
 
 
-def initial_guess() -> tuple[list[Location], State]:
-    """Return (first guess, state) for the default board, from the precomputed tree."""
-    text, state = get_solver(game()).initial_guess()
+def initial_guess(ships: int = SHIPS, cols: int = len(COLUMNS), rows: int = ROWS) -> tuple[list[Location], State]:
+    """Return (first guess, state) for the board `game(ships, cols, rows)` (default: 3 ships on 8 x 4),
+    from its precomputed tree (computed live without one)."""
+    text, state = get_solver(game(ships, cols, rows)).initial_guess()
     return _guess_value(text), state
 
 
-def next_guess(previous: tuple[list[Location], State], feedback: tuple[int, int, int]) -> tuple[list[Location], State]:
-    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
+def next_guess(previous: tuple[Sequence[Location | str] | str, State],
+               feedback: tuple[int, int, int]) -> tuple[list[Location], State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`; the guess
+    as `initial_guess` returned it, or as (column, row) pairs or location text ("A1 B2 C3")."""
     return next_from(previous, feedback, _guess_label, _guess_value, "battleship")

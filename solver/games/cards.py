@@ -217,39 +217,49 @@ def game(n: int = 2) -> Game:
     ).made_by(game, n)
 
 
-def check_cards(value: Sequence[Card], what: str = "guess") -> list[Card]:
-    """Return the 1 to 4 distinct Cards of `value`, a sequence of (rank, suit) pairs of integers.
+def check_cards(value: Sequence[Card | str] | str, what: str = "guess") -> list[Card]:
+    """Return the 1 to 4 distinct Cards of `value`: a sequence of cards, each a (rank, suit) pair of
+    integers or card text ("AS", as `to_card` reads it), or one text of them ("2C AS").
 
     ValueError naming the bad value or card otherwise (rank 0-12 for 2..A, suit 0-3 for C D H S;
-    strings, mappings and sets are not sequences here).
+    mappings and sets are not sequences here).
     """
-    items = sequence_items(value, MAX_CARDS)
+    text = isinstance(value, str) and len(value) <= 16 * MAX_CARDS  # a longer text is not a hand: not split
+    items = tuple(value.replace(",", " ").split()) if text else sequence_items(value, MAX_CARDS)
     if items is None or not 1 <= len(items) <= MAX_CARDS:
-        raise ValueError(f"cards {what} must be a sequence of 1 to {MAX_CARDS} cards, (rank, suit) pairs, "
-                         f"got {excerpt(value)}")
+        raise ValueError(f"cards {what} must be a sequence of 1 to {MAX_CARDS} cards, (rank, suit) pairs or text "
+                         f"like \"AS\", got {excerpt(value)}")
     cards = []
     for item in items:
+        if isinstance(item, str):
+            card = to_card(item.strip().upper())
+            if card is None:
+                raise ValueError(f"cards {what}: not a card (rank 2-10 J Q K A, or T for 10, then suit C D H S): "
+                                 f"{excerpt(item)}")
+            cards.append(card)
+            continue
         pair = sequence_items(item, 2)
         if (pair is None or len(pair) != 2 or not all(is_integer(v) for v in pair)
                 or not (0 <= pair[0] < len(RANKS) and 0 <= pair[1] < len(SUITS))):
             raise ValueError(f"cards {what}: not a card, a (rank 0-{len(RANKS) - 1}, suit 0-{len(SUITS) - 1}) "
-                             f"pair of integers: {excerpt(item)}")
+                             f"pair of integers or text like \"AS\": {excerpt(item)}")
         cards.append(Card(int(pair[0]), int(pair[1])))
     unique_tokens([from_card(c) for c in cards], None, "card")
     return cards
 
 
-def feedback(answer: Sequence[Card], guess: Sequence[Card]) -> tuple[int, int, int, int, int]:
-    """Return (correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_suits)."""
+def feedback(answer: Sequence[Card | str] | str, guess: Sequence[Card | str] | str) -> tuple[int, int, int, int, int]:
+    """Return (correct_cards, lower_ranks, correct_ranks, higher_ranks, correct_suits), as ints; `answer`
+    and `guess` are each a sequence of cards, (rank, suit) pairs or text ("AS"), or one text ("2C AS")."""
     answer, guess = check_cards(answer, "answer"), check_cards(guess)
     if len(answer) != len(guess):
         raise ValueError(f"answer has {len(answer)} cards but guess has {len(guess)}")
     g = np.array(_row(guess), dtype=np.int32)
     a = np.array(_row(answer), dtype=np.int32)
-    return digits(make_rule(len(guess))(g, a), len(guess) + 1, 5)
+    return digits(int(make_rule(len(guess))(g, a)), len(guess) + 1, 5)
 
 
-def _guess_label(guess: Sequence[Card]) -> str:
+def _guess_label(guess: Sequence[Card | str] | str) -> str:
     return label(check_cards(guess))
 
 
@@ -265,6 +275,8 @@ def initial_guess(n: int) -> tuple[list[Card], State]:
     return _guess_value(text), state
 
 
-def next_guess(previous: tuple[list[Card], State], feedback: tuple[int, int, int, int, int]) -> tuple[list[Card], State]:
-    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`."""
+def next_guess(previous: tuple[Sequence[Card | str] | str, State],
+               feedback: tuple[int, int, int, int, int]) -> tuple[list[Card], State]:
+    """Return (next guess, new state) after `previous` = (guess, state) received `feedback`; the guess as
+    `initial_guess` returned it, or as (rank, suit) pairs or card text ("2C AS")."""
     return next_from(previous, feedback, _guess_label, _guess_value, "cards")
