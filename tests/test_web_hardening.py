@@ -198,9 +198,9 @@ def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
     canned = real(service.resolve("mastermind", None), (), 0, 50)  # a valid answer for the held requests
     release, lock, started, gave_up = threading.Event(), threading.Lock(), [], []
 
-    def held(key, steps, top, shown):
+    def held(key, steps, top, shown, *budget):
         if key[0] != "mastermind":
-            return real(key, steps, top, shown)
+            return real(key, steps, top, shown, *budget)
         with lock:
             started.append(steps)
         if not release.wait(PATIENCE):
@@ -249,7 +249,7 @@ def test_live_work_stops_when_the_client_disconnects(monkeypatch):
     app = create_app()
     started, outcome = threading.Event(), []
 
-    def endless(key, steps, top, shown):  # live work that goes on until it is stopped
+    def endless(key, steps, top, shown, *budget):  # live work that goes on until it is stopped
         started.set()
         deadline = time.monotonic() + PATIENCE
         try:

@@ -6,7 +6,8 @@ tree), ``exactgames`` (the other games off the tree: exact live against greedy),
 state file of a million games), ``boards``, ``web`` (`deduce serve`'s latency and throughput; needs the
 web extra), ``book`` (the opener book and the quick estimate), ``advice`` (states after favourite and
 random openers played out against their optima: tens of minutes), ``startup`` (whole `deduce` processes:
-wall time and peak memory), ``servemem`` (`deduce serve`'s resident memory), ``largestates`` (exact proofs of
+wall time and peak memory), ``servemem`` (`deduce serve`'s resident memory), ``webload`` (`deduce serve` under
+40 mixed clients for 2 minutes: answered, refused, latency and memory), ``largestates`` (exact proofs of
 large Wordle states against Selby's C solver), ``explain`` (hints, trees, reviews, the library's off-tree
 guesses and the web's /api/next and /api/review against their goals), ``listsmemory`` (one process playing 120
 user word lists: its memory's growth); default: all. Figures are printed, never
@@ -29,6 +30,7 @@ from pipeline.benchmarks.startup import bench_startup
 from pipeline.benchmarks.runtime import bench_cards4, bench_exact_games, bench_exact_live, bench_live, bench_runtime
 from pipeline.benchmarks.tables import bench_tables
 from pipeline.benchmarks.web import bench_web
+from pipeline.benchmarks.web_load import bench_web_load
 
 
 def bench_state() -> None:
@@ -40,7 +42,8 @@ def bench_state() -> None:
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
             "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
             "web": bench_web, "book": bench_book, "advice": bench_advice,
-            "startup": bench_startup, "servemem": bench_serve_memory, "largestates": bench_large_states,
+            "startup": bench_startup, "servemem": bench_serve_memory, "webload": bench_web_load,
+            "largestates": bench_large_states,
             "explain": bench_explain, "listsmemory": bench_lists_memory}
 
 

@@ -28,7 +28,7 @@ class Limits:
     environment variable DEDUCE_WEB_<NAME> (`from_env`). None: the web app's own default."""
 
     live_workers: int | None = None  # live computations at once (default: the CPU count)
-    live_queue: int | None = None  # live requests waiting for a worker, more: 503 (default: 4 x the workers)
+    live_queue: int | None = None  # live requests waiting for a worker, more: 503 (default: 2 x the workers)
     header_timeout: float | None = None  # seconds for a request's headers, else 408 and closed (default 10)
     body_timeout: float | None = None  # seconds for a request's body, else 408 and closed (default 10)
     keep_alive: float = 5.0  # seconds an idle connection stays open after a response

@@ -2,12 +2,16 @@
 
 Answers are pure functions of the request (but for an unseeded /api/random), so they are memoised by
 request (`Answers`): a repeated request is answered on the event loop in microseconds. A new one is
-first read in the thread pool (its fields parsed, and `service.on_tree` asked whether its history
-follows the precomputed tree); then it is answered there at once if the tree answers it, or else
-handed to the bounded live pool (`admission.LivePool`: the request's app holds it), which refuses it
-with 503 and Retry-After when full; its live work is cancelled if the client disconnects. Live, so
-pooled: a history off the tree (or a variant without one), alternatives to rank (`top` > 0), a review.
-Tree answers never wait for live work.
+first read and priced in the thread pool (its fields parsed, and `service.on_tree` asked whether its
+history follows the precomputed tree); then it is answered there at once if its work takes
+milliseconds, or else handed to the bounded live pool (`admission.LivePool`: the request's app holds
+it), which refuses it with 503 and Retry-After when its expected wait is too long; its live work is
+cancelled if the client disconnects. Milliseconds, so at once: an answer from the tree (with its
+alternatives when the hints computed them ahead), candidates, a check or a feedback (they only narrow
+the candidates and check a guess, on the tree or off it), a guess for several boards that needs no
+look-ahead. Live, so pooled, each within a budget: a guess off the tree (or of a variant without
+one), alternatives to rank there, a review, the look-ahead of two boards. Nothing quick ever waits
+for live work.
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from solver.core.search.live import Cancel
-from solver.web import hiding, service
+from solver.web import admission, hiding, service
 from solver.web.models import (
     BoardsFeedbackRequest,
     BoardsFeedbackResponse,
@@ -66,10 +70,12 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 @dataclass(frozen=True)
 class Job:
-    """A request read: `compute()` gives its answer; `live` when that needs the live pool."""
+    """A request read and priced: `compute()` gives its answer; `live` when that needs the live pool (its
+    work, of the pool's `kind`, takes more than milliseconds)."""
 
     live: bool
     compute: Callable[[], Any]
+    kind: str = "live"
 
 
 class Answers:
@@ -87,17 +93,25 @@ class Answers:
                 return self._items[key]  # marks it the most recently used
         done, value = await run_in_threadpool(_answer_unless_live, plan, request)
         if not done:
-            value = await _unless_client_leaves(http, value.compute)
+            value, whole = await _unless_client_leaves(http, value)
+            if not whole:  # computed with a share of its budget (a loaded pool): not the request's answer for good
+                return value
         with self._lock:
             self._items[key] = value
         return value
 
 
-async def _unless_client_leaves(http: Request, compute: Callable[[], Any]) -> Any:
-    """Return compute() run in the app's live pool; if the client disconnects first, cancel its live work
-    (Stopped, answered 503 to nobody) so that the worker is free at once."""
+async def _unless_client_leaves(http: Request, job: Job) -> tuple[Any, bool]:
+    """Return (job.compute() run in the app's live pool for the request's client (its address), whether it had
+    its whole budget: `admission.share`); if the client disconnects first, cancel its live work (Stopped,
+    answered 503 to nobody) so that the worker is free at once."""
     cancel = Cancel()
-    task = asyncio.ensure_future(http.app.state.live.run(compute, cancel))
+    client = http.client.host if http.client is not None else ""
+
+    def compute() -> tuple[Any, bool]:
+        return job.compute(), admission.share() >= 1.0
+
+    task = asyncio.ensure_future(http.app.state.live.run(compute, cancel, client, job.kind))
     while True:
         done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
         if done:
@@ -130,39 +144,42 @@ def _games(_: None) -> Job:
 def _next(request: NextRequest) -> Job:
     key, steps = _history(request)
     service.check_left(key, steps)
-    return Job(request.top > 0 or not service.on_tree(key, steps),
-               lambda: service.next_guess(key, service.check_steps(key, steps), request.top, request.candidates))
+    quick = service.on_tree(key, steps) and (request.top == 0 or service.ranked_ahead(key, steps, request.top))
+    return Job(not quick, lambda: service.next_guess(key, service.check_steps(key, steps), request.top, request.candidates,
+                                                      admission.budget(service.LIVE_SECONDS)), "next")
 
 
+# candidates, feedback, check: the candidates narrowed and a guess checked (milliseconds, off the tree too)
 def _candidates(request: CandidatesRequest) -> Job:
     key, steps = _history(request)
-    return Job(not service.on_tree(key, steps),
-               lambda: service.candidates(key, service.check_steps(key, steps), request.limit))
+    return Job(False, lambda: service.candidates(key, service.check_steps(key, steps), request.limit))
 
 
 def _feedback(request: FeedbackRequest) -> Job:
     key, steps = _history(request)
-    return Job(not service.on_tree(key, steps),
-               lambda: service.feedback(key, service.check_steps(key, steps), request.target, request.guess))
+    return Job(False, lambda: service.feedback(key, service.check_steps(key, steps), request.target, request.guess))
 
 
 def _check(request: CheckRequest) -> Job:
     key, steps = _history(request)
-    return Job(not service.on_tree(key, steps),
-               lambda: service.check(key, service.check_steps(key, steps), request.guess, request.target))
+    return Job(False, lambda: service.check(key, service.check_steps(key, steps), request.guess, request.target))
 
 
 def _tree(request: TreeRequest) -> Job:
     key, steps = _history(request, "path")
     service.check_left(key, steps, "path")
-    return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")))
+    return Job(not service.on_tree(key, steps), lambda: service.tree_view(key, service.check_steps(key, steps, "path")),
+               "tree")
 
 
 def _boards_next(request: BoardsNextRequest) -> Job:
     key = service.resolve("wordle", request.variant)
     history = [step.model_dump() for step in request.history]
     service.check_boards_length(key, request.boards, history)
-    return Job(True, lambda: service.boards_next(key, request.boards, history, request.candidates))
+    state = service.boards_state(key, request.boards, history)
+    return Job(service.boards_look_ahead(state),
+               lambda: service.boards_next(key, request.boards, history, request.candidates,
+                                           admission.budget(service.BOARDS_BUDGET), state), "boards")
 
 
 def _review(request: ReviewRequest) -> Job:
@@ -170,13 +187,14 @@ def _review(request: ReviewRequest) -> Job:
     history = [step.model_dump() for step in request.history]
     steps, field = service.read_review(key, history, request.answer, request.guesses)
     answer = None if request.answer is None else service.parse_target(service.game_of(key), request.answer, "answer")
-    return Job(True, lambda: service.review(key, service.check_review(key, steps, field), answer, request.words))
+    return Job(True, lambda: service.review(key, service.check_review(key, steps, field), answer, request.words,
+                                            admission.budget(service.LIVE_SECONDS)), "review")
 
 
 def _boards_review(request: BoardsReviewRequest) -> Job:
     key = service.resolve("wordle", request.variant)
     guesses, answers = service.read_boards_review(key, request.boards, request.answers, request.guesses)
-    return Job(True, lambda: service.boards_review(key, guesses, answers, request.words))
+    return Job(True, lambda: service.boards_review(key, guesses, answers, request.words), "boards_review")
 
 
 @router.get("/games", response_model=GamesResponse, summary="Every game variant")

@@ -25,19 +25,24 @@ from solver.analysis.explain import Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, check_guess_left, check_guess_limit, parse_answer, select_game
 from solver.analysis.review import BoardsReview, Review, check_guess_limit, review_boards
 from solver.analysis.review import review as compute_review
-from solver.analysis.scores import ranking
+from solver.analysis.scores import ranking, stored_ranking
 from solver.analysis.values import ToGo
-from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, start_state
+from solver.analysis.walk import NodeArrays, PlayOutTooLarge, play_out, replay, start_state
 from solver.core import artifacts
-from solver.core.runtime import get_solver
+from solver.core.runtime import Solver, get_solver
 from solver.core.game import Game
 from solver.core.registry import ON_REQUEST, VARIANTS, all_variants, default_variant, get_game, on_request
 from solver.core.strategy import LIVE_BUDGET
-from solver.games.boards import SOLVED, Boards, check_distinct, guesses_allowed
+from solver.games.boards import SOLVED, Boards, check_distinct, greedy_order, guesses_allowed
 
 STATES = 512  # memoised solver states (each holds its candidate positions)
 RESULTS = 1024  # memoised explanations, rankings, tree views, subtree figures (each)
-LIVE_SECONDS = LIVE_BUDGET  # what a live guess may take (the solvers' budget): the live pool's Retry-After
+LIVE_SECONDS = LIVE_BUDGET  # what a live guess may take (the solvers' budget): the live pool's first price
+BOARDS_BUDGET = LIVE_BUDGET  # seconds of work of a guess for several boards (`boards_choice`)
+# candidate pairs (|A| x |B|) of two open boards whose look-ahead is a second of work: measured on two cores
+# (44 x 133: 0.9 s; 113 x 113: 2.0 s; 221 x 221, after SALET=RRRRR on both: 5 s; its time grows about as the pairs)
+LOOK_AHEAD_PAIRS = 10_000
+LIGHT_SOLVERS = 16  # solvers of a budget below the solvers' own kept (`light_solver`): the live pool's shrunk budgets
 
 Key = tuple[str, str]  # (game, variant)
 Steps = tuple[tuple[int, int], ...]  # (guess row, feedback code) per history step
@@ -82,6 +87,14 @@ def game_of(key: Key) -> Game:
 
 def solver_of(key: Key):
     return get_solver(game_of(key))
+
+
+@lru_cache(maxsize=LIGHT_SOLVERS)
+def light_solver(key: Key, budget: float) -> Solver:
+    """Return a solver of the variant with a budget below the shared one's (a live pool under load shrinks the
+    budgets): it plays off the tree only (no tree of its own loaded) and keeps no choices; the opener book
+    still answers."""
+    return Solver(game_of(key), use_tree=False, budget=budget, memo=0)
 
 
 def feedback_out(game: Game, code: int) -> str | list[int]:
@@ -315,15 +328,21 @@ def _labels(state, limit: int) -> list[str]:
 
 
 # -- endpoints --------------------------------------------------------------------------------
-def next_guess(key: Key, steps: Steps, top: int, shown: int) -> dict[str, Any]:
+def next_guess(key: Key, steps: Steps, top: int, shown: int, budget: float = LIVE_SECONDS) -> dict[str, Any]:
     """Return the /api/next answer after `steps`: the solver's guess, where it comes from (`State.source`),
     the candidates, why, and the best guesses; the Why's value is the solver's row of the ranking when
-    it is there, so that both show one value."""
+    it is there, so that both show one value. Off the tree, a `budget` below the solvers' plays and rates
+    with that budget's work (`light_solver`: nothing memoised but the answer's parts)."""
     state, game = state_of(key, steps), game_of(key)
     solved = _solved(state)
+    if budget < LIVE_SECONDS and not solved and not _on_tree(state):
+        state = replay(light_solver(key, budget), steps)
+        ranked = _alternatives(state, top) if top > 0 and not state.identified else []
+        why = _explained(key, state)
+    else:
+        ranked = alternatives(key, steps, top) if top > 0 and not state.identified and not solved else []
+        why = None if solved else dict(explanation(key, steps))
     source = (state_of(key, steps[:-1]) if solved else state).source
-    ranked = alternatives(key, steps, top) if top > 0 and not state.identified and not solved else []
-    why = None if solved else dict(explanation(key, steps))
     mine = next((alt for alt in ranked if alt["solver"]), None)
     if why is not None and mine is not None and mine["value"] is not None:
         why.update(value=mine["value"], expected_guesses=mine["value"]["expected"], worst_guesses=mine["value"]["worst"])
@@ -362,7 +381,11 @@ def explanation(key: Key, steps: Steps) -> dict[str, Any]:
     On the tree the figures are read from the variant's memoised `NodeArrays` (what `explain_state` reads
     from the tree after building its own copy of the whole tree's child index: 0.5 s for cards n4).
     """
-    state = state_of(key, steps)
+    return _explained(key, state_of(key, steps))
+
+
+def _explained(key: Key, state) -> dict[str, Any]:
+    """Return `explanation`'s answer of a state (of the shared solver, or a `light_solver`)."""
     if _on_tree(state):
         game, nodes, node, positions = game_of(key), nodes_of(key), state.node, state.candidate_positions
         row, label = int(nodes.guess[node]), game.labels[int(nodes.guess[node])]
@@ -383,7 +406,11 @@ def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
     """Return the `top` best guesses by expected guesses to go (`scores.ranking`, as `deduce hint`), each
     with its cheap figures and its value (`value_out`: proven, approximate, a lower bound or an estimate;
     null when not rated within the budget); the solver's guess is always among them."""
-    state = state_of(key, steps)
+    return _alternatives(state_of(key, steps), top)
+
+
+def _alternatives(state, top: int) -> list[dict[str, Any]]:
+    """Return `alternatives`' answer of a state (of the shared solver, or a `light_solver`)."""
     out = []
     for r in ranking(state, top)[0]:
         s, to_go = r.scored, r.to_go
@@ -393,6 +420,18 @@ def alternatives(key: Key, steps: Steps, top: int) -> list[dict[str, Any]]:
                     "worst": None if to_go is None else to_go.worst, "solver": r.solver,
                     "value": value_out(to_go, state.solver.game)})
     return out
+
+
+def ranked_ahead(key: Key, steps: Steps, top: int) -> bool:
+    """Return whether /api/next's `top` alternatives after `steps` (on the tree) need no live work: read from
+    the hints computed ahead (`scores.stored_ranking`), or none to rank (the game won, one answer left)."""
+    try:
+        state = state_of(key, steps)
+    except _StepError:
+        return True  # refused at once (422) when answered
+    if _solved(state) or state.identified:
+        return True
+    return stored_ranking(state, top) is not None
 
 
 def candidates(key: Key, steps: Steps, limit: int) -> dict[str, Any]:
@@ -518,15 +557,38 @@ def boards_state(key: Key, boards: int, history: Sequence[dict]) -> Boards:
     return state
 
 
-def boards_next(key: Key, boards: int, history: Sequence[dict], shown: int) -> dict[str, Any]:
-    """Return the solver's guess for all the boards after `history` (`Boards.choose`, as `deduce play
-    --boards`), with the answers left on each board."""
-    state, game = boards_state(key, boards, history), game_of(key)
+def boards_look_ahead(state: Boards) -> bool:
+    """Return whether the solver's choice in `state` is the look-ahead of two open boards (seconds of work):
+    each open board has more than one candidate and not every answer (the opener: read at once)."""
+    sets = [state.candidates[b] for b in state.open_boards]
+    return len(sets) == 2 and all(1 < c.size < state.game.n_targets for c in sets)
+
+
+def boards_choice(state: Boards, budget: float = BOARDS_BUDGET) -> int:
+    """Return the guess row the solver plays in `state` within the work of `budget` seconds: `Boards.choose`
+    (as `deduce play --boards`) when its look-ahead's pairs fit the budget (LOOK_AHEAD_PAIRS a second), else
+    the greedy rule (the least sum of the answers expected to be left on both boards: milliseconds)."""
+    if boards_look_ahead(state):
+        sets = [state.candidates[b] for b in state.open_boards]
+        if sets[0].size * sets[1].size > LOOK_AHEAD_PAIRS * budget:
+            allowed = getattr(state, "allowed", lambda: None)()  # hard mode's rule of every open board, if any
+            order = greedy_order(state.game, sets)
+            return int(order[0] if allowed is None else order[allowed[order]][0])
+    return state.choose()
+
+
+def boards_next(key: Key, boards: int, history: Sequence[dict], shown: int, budget: float = BOARDS_BUDGET,
+                state: Boards | None = None) -> dict[str, Any]:
+    """Return the solver's guess for all the boards after `history` (`boards_choice` within `budget`
+    seconds of work), with the answers left on each board; `state`: the boards after `history`, when
+    already built."""
+    state = boards_state(key, boards, history) if state is None else state
+    game = game_of(key)
     try:
         check_guess_left(game, len(history), boards, won=state.done)
     except ValueError as err:
         raise FieldError("history", err) from None
-    return {"guess": None if state.done else game.labels[state.choose()], "remaining": state.remaining(),
+    return {"guess": None if state.done else game.labels[boards_choice(state, budget)], "remaining": state.remaining(),
             "solved": list(state.solved), "done": state.done, "guesses": guesses_allowed(boards),
             "candidates": [[] if solved else [game.labels[int(r)] for r in game.target_index[c[:shown]]]
                            for c, solved in zip(state.candidates, state.solved)]}
@@ -573,19 +635,20 @@ REVIEWS = 256  # memoised reviews (each holds the candidates before every guess)
 
 
 @lru_cache(maxsize=REVIEWS)
-def _reviewed(key: Key, steps: Steps, answer: int | None) -> Review:
+def _reviewed(key: Key, steps: Steps, answer: int | None, budget: float = LIVE_SECONDS) -> Review:
     """Return the review of `steps` (the work of /api/review: every rating), memoised apart from how many
     candidates a request lists, so that asking again for the candidates costs no rating."""
-    return compute_review(game_of(key), steps, answer=answer)
+    return compute_review(game_of(key), steps, budget if budget < LIVE_SECONDS else None, answer=answer)
 
 
-def review(key: Key, steps: Steps, answer: int | None = None, words: int = 0) -> dict[str, Any]:
+def review(key: Key, steps: Steps, answer: int | None = None, words: int = 0,
+           budget: float = LIVE_SECONDS) -> dict[str, Any]:
     """Return the /api/review answer of a game played as `steps` (checked: `review_steps`), from
     `solver.analysis.review` with the solver's live budget per rating: each guess with its value and the best
     guess's (`value_out`), at most `words` of the candidates before it, and the solver's own game for the same
     answer (target row `answer`, else the one the game shows). The review is memoised (`_reviewed`), the
     answer built anew: `api` memoises whole answers."""
-    return review_out(game_of(key), _reviewed(key, steps, answer), [code for _, code in steps], words)
+    return review_out(game_of(key), _reviewed(key, steps, answer, budget), [code for _, code in steps], words)
 
 
 def review_out(game: Game, result: Review, codes: Sequence[int], words: int) -> dict[str, Any]:
