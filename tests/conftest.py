@@ -21,12 +21,13 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() == "true"
 
 
-def shared_folder(*parts: str) -> Path:
+def shared_folder(*parts: str, what: str = "shared data") -> Path:
     """Return the folder `../shared/<parts>` beside the checkout. When it is missing the calling test
-    is skipped with a reason naming the folder, or fails when CI is `true` (CI must run those tests)."""
+    is skipped with a reason saying what it needs (`what`) and where, or fails when CI is `true` (CI must
+    run those tests)."""
     folder = SHARED.joinpath(*parts)
     if not folder.is_dir():
-        why = f"{folder} is missing (the shared data beside the checkout, ../shared)"
+        why = f"needs ../shared/{'/'.join(parts)} ({what}, beside the checkout): {folder} is missing"
         if in_ci():
             pytest.fail(f"{why}: required when CI=true", pytrace=False)
         pytest.skip(why)

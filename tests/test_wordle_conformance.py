@@ -2,9 +2,9 @@
 
 Two suites share one harness:
 
-* ``<repo>/../shared/conformance/wordle``: the specification's 18 cases (skipped, naming the folder,
-  when it is absent; failed instead when the environment variable CI is `true`:
-  `tests.conftest.shared_folder`);
+* ``<repo>/../shared/conformance/wordle``: the specification's 18 cases, the course's suite (skipped
+  when it is absent, the reason saying what they need and where; failed instead when the environment
+  variable CI is `true`: `tests.conftest.shared_folder`);
 * ``tests/data/wordle``: the project's own cases in the same format (see its README.md), plus an
   optional ``NAME.err``: text the single line on standard error must contain.
 
@@ -34,6 +34,9 @@ from tests.conftest import SHARED, shared_folder
 CONFORMANCE = SHARED / "conformance" / "wordle"
 OWN = Path(__file__).resolve().parent / "data" / "wordle"
 EXPECTED_CONFORMANCE_CASES = 18
+# what the conformance tests need, as their skip reason says it
+SUITE = ("the course's conformance suite of the wordle program: 18 cases NAME.args, .in, .ans, "
+         ".before.json, .after.json and their word lists in data/")
 
 
 def wordle_command() -> list[str]:
@@ -116,12 +119,12 @@ def _conformance_params() -> list:
 
 @pytest.mark.parametrize("name", _conformance_params())
 def test_conformance_case(name: str | None, tmp_path: Path) -> None:
-    folder = shared_folder("conformance", "wordle")
+    folder = shared_folder("conformance", "wordle", what=SUITE)
     run_case(folder, folder / "data", name, tmp_path)
 
 
 def test_conformance_suite_is_complete() -> None:
-    assert len(case_names(shared_folder("conformance", "wordle"))) == EXPECTED_CONFORMANCE_CASES
+    assert len(case_names(shared_folder("conformance", "wordle", what=SUITE))) == EXPECTED_CONFORMANCE_CASES
 
 
 @pytest.mark.parametrize("name", case_names(OWN))
@@ -138,3 +141,16 @@ def test_a_missing_shared_folder_skips_naming_it_and_fails_in_ci(monkeypatch, tm
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome, match=re.escape(str(tmp_path / "shared" / "conformance" / "wordle"))):
         conftest.shared_folder("conformance", "wordle")
+
+
+def test_the_skip_reason_says_what_the_conformance_tests_need(monkeypatch, tmp_path):
+    from tests import conftest
+
+    monkeypatch.setattr(conftest, "SHARED", tmp_path / "shared")
+    monkeypatch.setenv("CI", "")
+    for test in (lambda: test_conformance_case("case", tmp_path), test_conformance_suite_is_complete):
+        with pytest.raises(pytest.skip.Exception) as info:
+            test()
+        reason = str(info.value)
+        assert reason.startswith("needs ../shared/conformance/wordle (the course's conformance suite of the wordle")
+        assert "beside the checkout" in reason and str(tmp_path / "shared" / "conformance" / "wordle") in reason
