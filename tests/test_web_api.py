@@ -437,7 +437,8 @@ def test_boards_random_feedback_and_next(client):
     final = client.post("/api/boards/next", json={"boards": 2, "history": history}).json()
     assert final["done"] and final["guess"] is None and final["remaining"] == [0, 0]
     assert_error(client.get("/api/boards/random", params={"boards": 0}), 422, "boards")
-    assert_error(client.get("/api/boards/random", params={"boards": 2, "variant": "hard"}), 422, "boards")
+    hard = client.get("/api/boards/random", params={"boards": 2, "variant": "hard", "seed": 3})
+    assert hard.status_code == 200 and len(hard.json()["targets"]) == 2  # hard mode on several boards: allowed
     assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "CRANE"], "guess": "SALET"}),
                  422, "targets")
     assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "QQQQQ"], "guess": "SALET"}),
