@@ -285,7 +285,8 @@ def test_deduce_word_list_options_refuse_special_files(tmp_path, option, special
 ])
 def test_deduce_quotes_long_arguments_as_excerpts(args):
     result = CliRunner().invoke(app, args)
-    usage = args[1].startswith("x") or args[-1].startswith("v")  # an unknown game or variant
+    # an unknown game or variant, or a path that is not GUESS=FEEDBACK (a guess without its feedback)
+    usage = args[1].startswith("x") or args[-1].startswith(("v", "x"))
     assert result.exit_code == (2 if usage else 1), (result.stdout, result.stderr, result.exception)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and len(lines[0]) < 300, result.stderr[:500]

@@ -187,10 +187,9 @@ def search_kernels_cached(dtype=None, loaded: bool = True) -> bool:
     either) is loaded in this process (`loaded`: that counts) or held by Numba's cache on this machine for
     this source, in an entry that unpickles (one that does not is removed: `guard`); True when that cannot
     be told (another Numba's cache layout): the search then runs as it always did."""
-    # both deferred: Numba is imported at the first state off the tree
-    from numba import from_dtype
+    from numba import from_dtype  # defers Numba to the first state off the tree
 
-    from solver.core.search import kernel
+    from solver.core.search import kernel  # defers Numba (the kernels' module imports it) likewise
 
     dispatcher = kernel.search
     wanted = None if dtype is None else from_dtype(dtype)
