@@ -23,7 +23,7 @@ from solver.analysis.daily import daily as daily_of
 from solver.analysis import values
 from solver.analysis.explain import Explanation, explain_state, group_sizes
 from solver.analysis.notation import check_allowed, check_guess_left, check_guess_limit, parse_answer, select_game
-from solver.analysis.review import BoardsReview, Review, check_guess_limit, review_boards
+from solver.analysis.review import BoardsReview, Review, review_boards
 from solver.analysis.review import review as compute_review
 from solver.analysis.scores import ranking, stored_ranking
 from solver.analysis.values import ToGo
@@ -134,11 +134,19 @@ def prime_kernels() -> None:
         log.exception("running a first kernel failed")
 
 
+WARM_VARIANTS = (("wordle", "hard"), ("cards", "n3"))  # loaded at startup besides each game's default variant (the page's)
+
+
 def warm() -> None:
-    """Build the games list and compile the kernels ahead of the first requests (a server's startup)."""
+    """Build the games list, load the trees, books and rankings of the variants the page opens with (each
+    game's default, and WARM_VARIANTS) and compile the kernels, ahead of the first requests (a server's
+    startup): the memory they take is the server's from its start, not grown by the first players."""
     try:
         games()
-        next_guess(resolve("wordle", None), (), 0, 0)
+        for name, variant in [(name, None) for name in VARIANTS] + list(WARM_VARIANTS):
+            key = resolve(name, variant)
+            next_guess(key, (), 5, 0)  # the root's guess and ranking: the tree, the hints
+            solver_of(key).book  # noqa: B018 - loads the opener book (Wordle's), which off-tree guesses read
     except Exception:  # a bug shows in the requests that hit it; the server still starts
         log.exception("warming up the web service failed")
 
