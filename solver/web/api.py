@@ -172,6 +172,11 @@ def _tree(request: TreeRequest) -> Job:
                "tree")
 
 
+def _boards_feedback(request: BoardsFeedbackRequest) -> Job:
+    return Job(False, lambda: service.boards_feedback(service.resolve("wordle", request.variant), request.targets,
+                                                      request.guess, request.history))
+
+
 def _boards_next(request: BoardsNextRequest) -> Job:
     key = service.resolve("wordle", request.variant)
     history = [step.model_dump() for step in request.history]
@@ -263,7 +268,7 @@ async def daily(game: Annotated[GameLiteral, Query(description="The game.")],
 @router.get("/boards/random", response_model=BoardsRandomResponse, summary="Answers for several Wordle boards")
 async def boards_random(boards: Annotated[int, Query(ge=1, le=32, description="The boards (2 Dordle, 4 Quordle).")],
                         variant: Annotated[Union[str, None], Query(max_length=100, description=(
-                            "Wordle's variant, normal mode only (default normal)."))] = None,
+                            "Wordle's variant (default normal)."))] = None,
                         seed: Annotated[Union[int, None], Query(description="Seed for a repeatable choice.")] = None
                         ) -> dict:
     """Different answers drawn at random, one per board (repeatable with `seed`)."""
@@ -271,10 +276,15 @@ async def boards_random(boards: Annotated[int, Query(ge=1, le=32, description="T
 
 
 @router.post("/boards/feedback", response_model=BoardsFeedbackResponse, summary="Score a guess on several boards")
-async def boards_feedback(request: BoardsFeedbackRequest) -> dict:
-    """The feedback `guess` gets on each board, the boards' answers being `targets`."""
-    return await run_in_threadpool(service.boards_feedback, service.resolve("wordle", request.variant),
-                                   request.targets, request.guess)
+async def boards_feedback(request: BoardsFeedbackRequest, http: Request) -> dict:
+    """The feedback `guess` gets on each board, the boards' answers being `targets`, after the guesses of the
+    `history` (null for a board they solved).
+
+    Refused naming `guess` when it comes after every board was solved or past the guess limit, and in hard
+    mode (variant hard) when it keeps the hard-mode rule of no unsolved board: the message gives each board's
+    reason ("hard mode forbids CRONY: board 1: letter 3 must be L; board 2: letter 2 must be A"); naming
+    `history[i]` for such an earlier guess, `targets` or `targets[i]` (not all different, not an answer)."""
+    return await answers.get(_boards_feedback, request, http)
 
 
 @router.post("/boards/next", response_model=BoardsNextResponse, summary="The guess to play on several boards")
@@ -320,7 +330,10 @@ async def boards_review(request: BoardsReviewRequest, http: Request) -> dict:
     Give the bare `guesses` and one different answer per board (`answers`): each board's feedback is
     computed. Refused naming `answers` (not one per board, or one given twice), `answers[i]` (not a possible
     answer), `guesses` (none, or more than the boards allow: 5 more than the boards), `guesses[i]` (not a
-    word, or played after every board was solved), `boards` (2 to 32, in normal mode only).
+    word, played after every board was solved, or in hard mode keeping the rule of no unsolved board),
+    `boards` (2 to 32). In hard mode (each guess keeps the hard-mode rule of at least one unsolved board) each
+    board is rated as a normal-mode game (a board alone is no hard-mode game: a guess played for another board
+    may break its rule); the solver's own game plays hard mode.
     """
     return await answers.get(_boards_review, request, http)
 

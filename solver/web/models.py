@@ -104,7 +104,8 @@ class TreeRequest(BaseModel):
 
 
 WordleVariant = Annotated[Union[Text, None], Field(None, max_length=MAX_TEXT, examples=["normal"], description=(
-    "Wordle's variant: several boards are played in normal mode only (normal, answers-only); default normal."))]
+    "Wordle's variant (normal, hard, answers-only, normal6, ...); default normal. In hard mode on several boards "
+    "each guess keeps the hard-mode rule of at least one unsolved board."))]
 BoardCount = Annotated[StrictInt, Field(ge=1, le=32, examples=[2], description="The boards: 2 Dordle, 4 Quordle.")]
 BoardFeedback = Annotated[list[Union[Text, None]], Field(max_length=32, examples=[["RRYRG", None]], description=(
     "One feedback per board, in board order (marks like RRYRG, as `history[].feedback`); null for a board "
@@ -133,8 +134,12 @@ class BoardsFeedbackRequest(BaseModel):
 
     variant: WordleVariant = None
     targets: list[GuessText] = Field(min_length=1, max_length=32, description="The answer of each board, all "
-                                                                               "different.")
+                                                                               "different, in board order.")
     guess: GuessText
+    history: list[GuessText] = Field([], max_length=MAX_STEPS, examples=[["SALET", "CRONY"]], description=(
+        "The guesses played before `guess`, in order: a board one of them solved gets no feedback (null); "
+        "`guess` is refused after every board was solved and, in hard mode, when it keeps the rule of no "
+        "unsolved board."))
 
 
 class ReviewRequest(GameRequest):
@@ -352,8 +357,9 @@ class BoardsRandomResponse(BaseModel):
 class BoardsFeedbackResponse(BaseModel):
     """The feedback of a guess on each board."""
 
-    feedback: list[FeedbackOut] = Field(description="One per board, in board order.")
-    win: list[bool] = Field(description="Whether the guess is each board's answer.")
+    feedback: list[Union[FeedbackOut, None]] = Field(description="One per board, in board order; null for a board "
+                                                                 "a guess of the `history` solved.")
+    win: list[bool] = Field(description="Whether the guess solves each board.")
 
 
 class BoardsNextResponse(BaseModel):

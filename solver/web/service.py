@@ -519,8 +519,11 @@ def boards_random(key: Key, boards: int, seed: int | None) -> dict[str, Any]:
     return {"targets": [game.labels[int(game.target_index[r])] for r in rows], "guesses": guesses_allowed(boards)}
 
 
-def boards_feedback(key: Key, targets: Sequence[str], guess: str) -> dict[str, Any]:
-    """Return the feedback of `guess` on each board, whose answers are `targets` (all different)."""
+def boards_feedback(key: Key, targets: Sequence[str], guess: str, history: Sequence[str] = ()) -> dict[str, Any]:
+    """Return the feedback of `guess` on each board, whose answers are `targets` (all different), played after
+    the bare guesses of `history`: null (and no win) for a board one of them solved. FieldError naming
+    `history[i]` or `guess` past the guess limit, after every board was solved, or (hard mode) keeping the
+    rule of no unsolved board (`Boards.refusal`: the reason of each)."""
     game = game_of(key)
     _check_boards(game, len(targets), "targets")
     rows = [parse_target(game, text, f"targets[{i}]") for i, text in enumerate(targets)]
@@ -528,9 +531,38 @@ def boards_feedback(key: Key, targets: Sequence[str], guess: str) -> dict[str, A
         check_distinct([game.labels[r] for r in rows])
     except ValueError as err:
         raise FieldError("targets", err) from None
+    try:
+        check_guess_limit(game, len(history) + 1, len(rows))
+    except ValueError as err:
+        raise FieldError("guess", err) from None
+    earlier = [parse_guess(game, text, f"history[{i}]") for i, text in enumerate(history)]
     row = parse_guess(game, guess, "guess")
-    codes = [game.code(row, target) for target in rows]
-    return {"feedback": [feedback_out(game, c) for c in codes], "win": [c == game.win_code for c in codes]}
+    _check_played(game, rows, [*earlier, row], [f"history[{i}]" for i in range(len(earlier))] + ["guess"])
+    codes = [None if target in earlier else game.code(row, target) for target in rows]
+    return {"feedback": [None if c is None else feedback_out(game, c) for c in codes],
+            "win": [c == game.win_code for c in codes]}
+
+
+def _check_played(game: Game, targets: Sequence[int], rows: Sequence[int], fields: Sequence[str]) -> None:
+    """Raise FieldError naming the field of guess row `rows[i]` (`fields[i]`) played on the boards of answer rows
+    `targets` after every board was solved, or (hard mode) keeping the rule of no unsolved board
+    (`Boards.refusal`, the reason of each board). Normal mode: O(guesses); hard mode replays the boards
+    (`Boards.after`: milliseconds)."""
+    if game.allowed is None:
+        open_boards = set(targets)
+        for i, (row, field) in enumerate(zip(rows, fields)):
+            if not open_boards:
+                raise FieldError(field, f"guess {i + 1} comes after every board was solved")
+            open_boards.discard(row)
+        return
+    state = Boards.start(game, len(targets))
+    for i, (row, field) in enumerate(zip(rows, fields)):
+        if state.done:
+            raise FieldError(field, f"guess {i + 1} comes after every board was solved")
+        refused = state.refusal(row)
+        if refused is not None:
+            raise FieldError(field, f"hard mode forbids {game.labels[row]}: {refused}")
+        state = state.after(row, {b: game.code(row, t) for b, t in enumerate(targets) if not state.solved[b]})
 
 
 def check_boards_length(key: Key, boards: int, history: Sequence[dict]) -> None:
@@ -686,7 +718,8 @@ def read_boards_review(key: Key, boards: int, answers: Sequence[str],
                        guesses: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Return (guess rows, answer rows) of a game of several boards to review, checked before any rating:
     one different answer per board, at most `guesses_allowed(boards)` guesses, none after every board was
-    solved; FieldError naming `boards`, `answers`, `answers[i]`, `guesses` or `guesses[i]`."""
+    solved, none hard mode forbids (`_check_played`); FieldError naming `boards`, `answers`, `answers[i]`,
+    `guesses` or `guesses[i]`."""
     game = game_of(key)
     _check_boards(game, boards)
     if len(answers) != boards:
@@ -703,20 +736,25 @@ def read_boards_review(key: Key, boards: int, answers: Sequence[str],
     if len(rows) > limit:
         raise FieldError("guesses", f"{boards} boards allow {limit} guesses, got {len(rows)}: the game is lost after "
                                     f"guess {limit}; review its first {limit}")
-    open_boards = set(targets)
-    for i, row in enumerate(rows):
-        if not open_boards:
-            raise FieldError(f"guesses[{i}]", f"guess {i + 1} comes after every board was solved")
-        open_boards.discard(row)
+    _check_played(game, targets, rows, [f"guesses[{i}]" for i in range(len(rows))])
     return rows, targets
+
+
+def rated_key(key: Key) -> Key:
+    """Return the variant a game of several boards of `key` is rated in, board by board: `key`, but a hard
+    variant's normal one (a guess need only keep the rule of one unsolved board, so a board alone is no
+    hard-mode game: its guesses may break its own rule)."""
+    game, variant = key
+    return (game, "normal" + variant[len("hard"):]) if game == "wordle" and variant.startswith("hard") else key
 
 
 @lru_cache(maxsize=REVIEWS)
 def _boards_reviewed(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...]) -> BoardsReview:
-    """Return the review of a game of several boards with the solver's own game for its answers (the work of
-    /api/boards/review), memoised apart from how many candidates a request lists."""
+    """Return the review of a game of several boards, each board rated in `rated_key`'s variant, with the solver's
+    own game for its answers (the work of /api/boards/review), memoised apart from how many candidates a
+    request lists."""
     game = game_of(key)
-    return review_boards(game, guesses, answers, boards_play(game, list(answers)))
+    return review_boards(game_of(rated_key(key)), guesses, answers, boards_play(game, list(answers)))
 
 
 def boards_review(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...], words: int = 0) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 // (/api/boards/feedback), 5 more guesses than boards; the solver's hint for all the boards together
 // (/api/boards/next, as `deduce play wordle --boards N`); the daily puzzle's words (/api/daily); once a game
 // ends, its review (/api/boards/review, as `deduce review wordle --boards N`). Words of 4 to 9 letters; the
-// daily words of any date. The play tab's game list is read here: it also shows the hider (hider.js).
+// daily words of any date; hard mode (each guess keeps the hard-mode rule of at least one unsolved board: the
+// service refuses any other, giving each board's reason). The play tab's game list is read here: it also shows
+// the hider (hider.js).
 import { api, byId, dailyDate, dailyPlayed, el, enterPressesControl, fill, lettersWord, loadBoardsReview, loadJSON,
   reviewPanel, saveJSON, showAll, wordLength, wordleVariant } from "./common.js";
 import { copyArea } from "./stats.js";
@@ -16,6 +18,7 @@ const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
 const NAMES = { 2: "Dordle", 4: "Quordle" };
 const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
 const CHOICE_KEY = "deduce.boards";
+const HARD_KEY = "deduce.boards.hard"; // the mode of the next game
 const gameKey = (count) => `deduce.boards.${count}`;
 
 export function initBoards() {
@@ -26,9 +29,10 @@ export function initBoards() {
   const hintLine = $("boards-hint-text");
   const reviewBox = $("boards-review");
   const reviewButton = $("boards-review-button");
+  const hardBox = $("boards-hard");
   const keys = {};
   let count = 1;
-  let game = null; // {targets, length, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
+  let game = null; // {targets, length, hard, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
   let typed = "";
   let busy = false;
   let active = false;
@@ -49,7 +53,7 @@ export function initBoards() {
   }
 
   const length = () => (game ? game.length || 5 : wordLength());
-  const variant = () => wordleVariant(false, length());
+  const variant = () => wordleVariant(Boolean(game && game.hard), length());
   const won = (marks) => marks === "G".repeat(length());
   const solved = (b) => game.guesses.some((g) => won(g.marks[b]));
 
@@ -103,8 +107,10 @@ export function initBoards() {
       return board;
     }));
     const left = game ? game.rows - game.guesses.length : 0;
-    $("boards-status").textContent = !game ? "" : [NAMES[count], game.daily ? `Daily ${game.daily.number}` : null,
+    $("boards-status").textContent = !game ? "" : [NAMES[count], game.hard ? "Hard mode" : null,
+      game.daily ? `Daily ${game.daily.number}` : null,
       game.over ? null : `${left} ${left === 1 ? "guess" : "guesses"} left`].filter(Boolean).join(" \u00b7 ");
+    hardBox.disabled = Boolean(game && game.guesses.length && !game.over); // the mode is chosen before the first guess
     const result = $("boards-result");
     result.hidden = !(game && game.over);
     if (!result.hidden) {
@@ -123,7 +129,8 @@ export function initBoards() {
       return at < 0 ? "X" : String(at + 1);
     });
     const letters = length() === 5 ? "" : `(${length()} letters) `;
-    const head = `${NAMES[count]} ${letters}${game.daily ? `${game.daily.number} ` : ""}${scores.join("&")}/${game.rows}`;
+    const head = `${NAMES[count]} ${letters}${game.daily ? `${game.daily.number} ` : ""}${scores.join("&")}/${game.rows}`
+      + (game.hard ? "*" : ""); // "Dordle 1 3&2/7*" in hard mode, as the CLI shares it
     const grids = game.targets.map((_, b) => game.guesses.filter((g) => g.marks[b])
       .map((g) => [...g.marks[b]].map((m) => SQUARES[m]).join("")).join("\n"));
     return [head, "", ...grids.flatMap((rows, b) => (b ? ["", rows] : [rows]))].join("\n");
@@ -144,8 +151,8 @@ export function initBoards() {
   }
 
   function begin(targets, rows, daily = null) {
-    game = { targets: targets.map((t) => String(t).toUpperCase()), length: wordLength(), rows, guesses: [],
-      over: false, daily };
+    game = { targets: targets.map((t) => String(t).toUpperCase()), length: wordLength(), hard: hardBox.checked,
+      rows, guesses: [], over: false, daily };
     typed = "";
     clearReview();
     saveJSON(gameKey(count), game);
@@ -203,10 +210,11 @@ export function initBoards() {
         say(check.message);
         return;
       }
-      const open = game.targets.filter((_, b) => !solved(b));
-      const data = await api("POST", "/api/boards/feedback", { variant: variant(), targets: open, guess: typed });
-      let i = 0;
-      const marks = game.targets.map((_, b) => (solved(b) ? null : String(data.feedback[i++]).toUpperCase()));
+      // Every board's answer and the guesses so far: the service refuses a guess hard mode forbids (422 naming
+      // `guess`, with each board's reason) and gives no feedback (null) on a board already solved.
+      const data = await api("POST", "/api/boards/feedback", { variant: variant(), targets: game.targets, guess: typed,
+        history: game.guesses.map((g) => g.word) });
+      const marks = data.feedback.map((f, b) => (f === null || solved(b) ? null : String(f).toUpperCase()));
       game.guesses.push({ word: typed, marks });
       typed = "";
       showHint("");
@@ -246,7 +254,7 @@ export function initBoards() {
   document.addEventListener("keydown", (event) => {
     if (!active || count === 1 || !on || document.querySelector("dialog[open]")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (event.target.closest?.("input:not([type=checkbox]), textarea, select, [contenteditable]")) return;
     if (event.key === "Enter" && enterPressesControl(event.target)) return;
     const key = event.key === "Enter" || event.key === "Backspace" ? event.key
       : /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
@@ -281,6 +289,7 @@ export function initBoards() {
     const saved = loadJSON(gameKey(count), null);
     game = saved && Array.isArray(saved.targets) && saved.targets.length === count
       && (saved.length || 5) === wordLength() ? saved : null;
+    hardBox.checked = game ? Boolean(game.hard) : Boolean(loadJSON(HARD_KEY, false));
     typed = "";
     clearReview();
     showHint("");
@@ -292,7 +301,8 @@ export function initBoards() {
     choose(select.value);
     select.blur(); // typed letters go to the boards, not to the list
   });
-  for (const id of ["boards-new", "boards-daily", "boards-hint"]) { // a click leaves the keys to the boards
+  // a click leaves the keys to the boards
+  for (const id of ["boards-new", "boards-daily", "boards-hint", "boards-hard"]) {
     $(id).addEventListener("mousedown", (event) => event.preventDefault());
   }
   $("boards-new").addEventListener("click", newRandom);
@@ -303,6 +313,16 @@ export function initBoards() {
     if (on && game && length() !== wordLength()) renew();
   });
   reviewButton.addEventListener("click", review);
+  hardBox.addEventListener("change", () => { // as on the single board: the game not begun takes it, else the next
+    saveJSON(HARD_KEY, hardBox.checked);
+    if (game && !game.guesses.length && !game.over) {
+      game.hard = hardBox.checked;
+      saveJSON(gameKey(count), game);
+      render();
+    } else if (game && game.over) {
+      say(`${hardBox.checked ? "Hard" : "Normal"} mode from the next game`);
+    }
+  });
   choose(loadJSON(CHOICE_KEY, 1));
   keepFitted(fit, [hintLine, document.querySelector("#boards-area .play-bar"),
     document.querySelector("#boards-area .board-head")]);
