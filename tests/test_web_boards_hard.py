@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from solver.core.registry import get_game  # noqa: E402
 from solver.games import wordle  # noqa: E402
 from solver.games.boards import Boards  # noqa: E402
-from solver.web import api  # noqa: E402
+from solver.web import api, service  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 from solver.web.models import BoardsFeedbackRequest  # noqa: E402
 from tests.test_web_api import assert_error  # noqa: E402
@@ -61,6 +62,31 @@ def test_a_guess_keeping_no_boards_rule_is_refused_naming_guess_and_each_boards_
     # priced as quick: answered at once, never queued for the live pool
     request = BoardsFeedbackRequest(variant="hard", targets=TARGETS, guess="CRONY", history=["SALET"])
     assert api._boards_feedback(request).live is False
+
+
+@pytest.mark.parametrize("count, seed", [(2, 0), (4, 1), (8, 2)])
+def test_the_refusal_is_the_librarys(count, seed):
+    """The service checks the rule without narrowing candidates: it refuses exactly what `Boards.refusal` refuses,
+    with the same reasons, along games of guesses the rule allows (and of others tried at each step)."""
+    rng = np.random.default_rng(seed)
+    targets = [HARD.labels[int(t)] for t in rng.choice(HARD.target_index, count, replace=False)]
+    rows = [HARD.index_of(t) for t in targets]
+    state, played, refused = Boards.start(HARD, count), [], 0
+    while not state.done and len(played) < count + 5:
+        for guess in rng.choice(HARD.n_guesses, 40, replace=False).tolist():
+            reason = state.refusal(guess)
+            try:
+                service.boards_feedback(("wordle", "hard"), targets, HARD.labels[guess], played)
+                assert reason is None, (played, HARD.labels[guess], reason)
+            except service.FieldError as err:
+                assert err.field == "guess" and str(err) == f"hard mode forbids {HARD.labels[guess]}: {reason}"
+                refused += 1
+        allowed = np.flatnonzero(state.allowed())
+        row = int(rng.choice(allowed)) if len(played) < 2 else int(HARD.target_index[
+            state.candidates[state.open_boards[0]][0]])  # then a candidate: the game ends
+        state = state.after(row, {b: HARD.code(row, t) for b, t in enumerate(rows) if not state.solved[b]})
+        played.append(HARD.labels[row])
+    assert refused > 0
 
 
 def test_an_allowed_guess_is_scored_and_a_board_solved_before_gets_none(client):
