@@ -1,0 +1,559 @@
+"""A proof campaign: a game's optimum, or its tree's optimum for an opener, proven task by task, resumably.
+
+Two kinds of campaign (`deduce prove GAME`):
+
+* `opener` (the default): for a fixed first guess (the committed tree's), one task per root class: its
+  least total within the guesses left, proven with the exact search in prove mode, cut off at the
+  tree's total for that class (a value reaching the cut-off proves the tree's subtree optimal, one below
+  it is a better subtree). A class not proven within the task's time keeps a proven lower bound: the
+  two-level counting bound (`pipeline.builders.game_bound`), raised by probes of the search.
+* `game` (`--every-opener`): one task per first guess up to the game's symmetries: a proven lower bound of
+  the total of any tree opening with it, cut off at the best known total (the tree's): each of its
+  classes starts at the two-level counting bound and is then proven, smallest first, against what the
+  cut-off leaves it, while the task's time lasts. A first guess whose bound reaches the cut-off cannot
+  beat the tree; the least bound over every first guess bounds the game's optimum from below.
+
+Each finished task is one line of a JSON-lines checkpoint, `artifacts/campaign-GAME-VARIANT-KIND.jsonl`
+(its first line says what the campaign is: game, fingerprint, opener, guesses, cut-off), rewritten
+atomically after every task: a run stopped and started again skips what is there (a task that timed out
+runs again only when given more time than it had). Tasks run in local processes or on Dask
+(`pipeline.cluster`); results come back to this process, which alone writes the file.
+"""
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from pipeline import cluster
+from pipeline.builders import game_bound
+from pipeline.plans import EXACT_PLANS, POOLED_PLANS
+from solver.core import artifacts, atomic, scoring
+from solver.core.game import Game
+from solver.core.registry import UsageError, registered
+from solver.core.search import kernel
+from solver.core.search.searcher import INF, Searcher, SearchOptions
+
+KINDS = ("opener", "game")
+STATUSES = ("proven", "bound", "timed out")  # exact value; lower bound at the cut-off; time ran out first
+SETTLED = ("proven", "bound")  # a resumed run never runs these again
+BOUND_SHARE = 0.1  # a class not proven in time: a tenth more of its time raising its lower bound
+WATCH_SECONDS = 0.1  # how often the thread waiting for a search looks at the clock
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of a campaign: a root class of the opener (`code` >= 0), or a first guess (`code` -1)."""
+
+    name: str  # unique in the campaign: the class's feedback, or the first guess's text
+    first: int  # the first guess row
+    code: int  # the root class's feedback code (-1: the whole game after `first`)
+    size: int  # targets the task covers
+    upper: int | None  # the best known total of those targets (the cut-off); None: none known
+
+
+@dataclass
+class Result:
+    """What a task proved: `value` exact (proven), else `lower` a proven lower bound; the work it took."""
+
+    task: str
+    targets: int
+    status: str
+    lower: int
+    value: int | None
+    upper: int | None
+    best_guess: str | None  # the class's optimal first guess (proven below the cut-off), else None
+    nodes: int  # kernel nodes searched
+    work: int  # (guess, target) pairs scored
+    seconds: float  # wall time of the task
+    limit: float  # the task's time limit (seconds)
+    proven_classes: int = 0  # game tasks: classes of the first guess proven exactly
+    classes: int = 0
+
+
+@dataclass
+class Campaign:
+    """A campaign's definition (the checkpoint's first line) and the results so far."""
+
+    game: str
+    variant: str
+    fingerprint: str
+    kind: str
+    max_guesses: int
+    opener: str | None  # opener campaigns: the first guess
+    cutoff: int | None  # game campaigns: the best known total
+    results: dict[str, Result] = field(default_factory=dict)
+
+    def header(self) -> dict:
+        return {"campaign": self.kind, "game": self.game, "variant": self.variant, "fingerprint": self.fingerprint,
+                "max_guesses": self.max_guesses, "opener": self.opener, "cutoff": self.cutoff}
+
+
+def checkpoint_path(game: Game, kind: str, folder: Path | None = None) -> Path:
+    """Return the campaign file of `game` and `kind` (in the artifacts folder unless `folder`)."""
+    return (folder or artifacts.artifacts_dir(game)) / f"campaign-{game.name}-{game.variant}-{kind}.jsonl"
+
+
+def load(path: Path, expected: Campaign) -> Campaign:
+    """Return `expected` with the results of the checkpoint at `path` (none if it is absent); UsageError
+    when the file holds another campaign (other rules, opener, guesses or cut-off)."""
+    if not path.exists():
+        return expected
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    try:
+        header = json.loads(lines[0]) if lines else {}
+        rows = [Result(**json.loads(line)) for line in lines[1:]]
+    except (ValueError, TypeError) as err:
+        raise UsageError(f"{path} is not a campaign file ({err}): remove it to start again") from None
+    if header != expected.header():
+        differ = sorted(k for k in expected.header() if header.get(k) != expected.header()[k])
+        raise UsageError(f"{path} holds another campaign (its {', '.join(differ) or 'header'} differ): remove it "
+                         "or give the same options")
+    expected.results = {row.task: row for row in rows}
+    return expected
+
+
+def save(path: Path, campaign: Campaign, order: list[str]) -> None:
+    """Write the campaign's header and results (in task order) to `path` atomically."""
+    rows = [campaign.results[name] for name in order if name in campaign.results]
+    text = "\n".join([json.dumps(campaign.header())] + [json.dumps(asdict(row)) for row in rows]) + "\n"
+    atomic.write_text(path, text, parents=True)
+
+
+# -- the search, within a deadline ---------------------------------------------------------------
+def value_before(searcher: Searcher, positions: np.ndarray, r: int, deadline: float, beta: int | None = None,
+                 forced: int = -1) -> tuple[int, int] | None:
+    """Return (value, best guess row) as `Searcher.value` gives them (exact below `beta`), or None when the
+    `time.perf_counter()` `deadline` came first. The search runs in a thread of its own; at the deadline
+    (or on Ctrl-C here) this thread lowers the kernel's work limit to 1, which the kernel reads at every node."""
+    outcome: dict = {}
+    ws = searcher.ws
+
+    def run() -> None:
+        try:
+            outcome["value"] = searcher.bounded_value(positions, r, 1 << 60, beta=beta, forced=forced)
+        except BaseException as err:  # handed to the waiting thread
+            outcome["error"] = err
+
+    worker = threading.Thread(target=run, name="campaign-search", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            if time.perf_counter() >= deadline:
+                ws.params[kernel.P_WORK_LIMIT] = 1  # again each round: the search may have just set its own
+            worker.join(WATCH_SECONDS)
+    except BaseException:
+        ws.params[kernel.P_WORK_LIMIT] = 1
+        worker.join()
+        raise
+    finally:
+        ws.params[kernel.P_WORK_LIMIT] = 0  # the search has ended: nothing lowered stays for the next one
+        ws.stats[kernel.S_ABORTED] = 0
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def counting_bound(searcher: Searcher, positions: np.ndarray, r: int) -> int:
+    """Return a proven lower bound of the least total of `positions` within r guesses: the least, over
+    every guess, of its hit plus each class's size and counting bound (two levels), at least the
+    one-level counting bound."""
+    n = positions.size
+    lb = searcher.ws.lb
+    if n <= 2 or r < 2:
+        return int(lb[r, n])
+    codes = searcher.game.n_codes
+    two = game_bound._class_bound(searcher.table, np.ascontiguousarray(positions, np.int64), lb[r - 1],
+                                  searcher.game.win_code, codes, np.zeros(codes, np.int64), np.zeros(codes, np.int64))
+    return int(min(max(two, lb[r, n]), INF))
+
+
+def raise_bound(searcher: Searcher, positions: np.ndarray, r: int, lower: int, upper: int | None,
+                deadline: float) -> tuple[int, int | None, int]:
+    """Return (lower bound, exact value or None, best guess row or -1): `lower` raised by searches asking
+    whether the value reaches one more (each answer above the question is itself a bound), until the
+    value is found, the bound reaches `upper`, or the deadline."""
+    while upper is None or lower < upper:
+        found = value_before(searcher, positions, r, deadline, beta=lower + 1)
+        if found is None:
+            break
+        value, guess = found
+        if value <= lower:  # exact below the question, and never below a valid bound: the value
+            return value, value, guess
+        lower = int(value)
+    if upper is not None and lower >= upper:
+        return upper, upper, -1
+    return lower, None, -1
+
+
+# -- the tasks ----------------------------------------------------------------------------------
+_SEARCHERS: dict = {}
+
+
+def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher:
+    # one searcher per process and game: tasks run by the same worker share the memo (its entries are
+    # proven values and bounds of the game, whatever task found them)
+    key = (game.fingerprint(), options)
+    found = _SEARCHERS.get(key)
+    if found is None:
+        _SEARCHERS.clear()
+        found = _SEARCHERS[key] = Searcher(game, table, options)
+    return found
+
+
+def run_task(game: Game, table: np.ndarray, task: Task, max_guesses: int, seconds: float,
+             memo_bits: int = 22) -> Result:
+    """Return what `task` proves within `seconds` (a class not proven: a tenth more raising its bound)."""
+    start = time.perf_counter()
+    searcher = _searcher(game, table, SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
+    before_nodes, before_work = searcher.stats.nodes, searcher.work
+    everything = np.arange(game.n_targets, dtype=np.int64)
+    deadline = start + seconds
+    if task.code >= 0:
+        positions = _class(searcher, everything, task.first, task.code)
+        lower, value, guess, proven, classes = _prove_class(searcher, positions, max_guesses - 1, task.upper,
+                                                            deadline, seconds)
+    else:
+        lower, value, guess, proven, classes = _bound_first(searcher, everything, max_guesses, task.first,
+                                                            task.upper, deadline)
+    if value is not None:
+        status = "proven"
+    elif task.upper is not None and lower >= task.upper:
+        status = "bound"
+    else:
+        status = "timed out"
+    return Result(task.name, task.size, status, int(lower), None if value is None else int(value), task.upper,
+                  game.labels[guess] if guess >= 0 else None, searcher.stats.nodes - before_nodes,
+                  searcher.work - before_work, round(time.perf_counter() - start, 3), seconds, proven, classes)
+
+
+def _class(searcher: Searcher, everything: np.ndarray, first: int, code: int) -> np.ndarray:
+    return everything[searcher.table[first, everything] == code]
+
+
+def _prove_class(searcher: Searcher, positions: np.ndarray, r: int, upper: int | None, deadline: float,
+                 seconds: float) -> tuple[int, int | None, int, int, int]:
+    """Return (lower, value or None, best guess row or -1, 1 if proven else 0, 1) of one root class."""
+    lower = counting_bound(searcher, positions, r)
+    if upper is not None and lower >= upper:
+        return upper, upper, -1, 1, 1
+    found = value_before(searcher, positions, r, deadline, beta=upper)
+    if found is not None:
+        value, guess = found
+        if upper is not None and value >= upper:  # the cut-off reached: the known subtree is optimal
+            return upper, upper, -1, 1, 1
+        return value, value, guess, 1, 1
+    lower, value, guess = raise_bound(searcher, positions, r, lower, upper,
+                                      time.perf_counter() + BOUND_SHARE * seconds)
+    return lower, value, guess, int(value is not None), 1
+
+
+def _bound_first(searcher: Searcher, everything: np.ndarray, max_guesses: int, first: int, cutoff: int | None,
+                 deadline: float) -> tuple[int, int | None, int, int, int]:
+    """Return (lower, exact total or None, -1, classes proven, classes) of the trees opening with `first`:
+    each class from its counting bound, then proven smallest first against what the cut-off leaves it,
+    each given an equal share of the time left; stops once the bound reaches the cut-off."""
+    r = max_guesses - 1
+    codes = searcher.table[first, everything]
+    groups = [everything[codes == c] for c in np.unique(codes) if c != searcher.game.win_code]
+    groups.sort(key=lambda g: g.size)
+    bounds = [counting_bound(searcher, g, r) for g in groups]
+    exact = [g.size <= 2 for g in groups]  # the counting bound of 1 or 2 targets is their value
+    total = everything.size + sum(bounds)
+    for i, group in enumerate(groups):
+        if cutoff is not None and total >= cutoff:
+            break
+        if exact[i]:
+            continue
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            break
+        share = left / sum(1 for e in exact[i:] if not e)
+        beta = None if cutoff is None else cutoff - (total - bounds[i])
+        found = value_before(searcher, group, r, time.perf_counter() + share, beta=beta)
+        if found is None:
+            continue
+        value = int(found[0])
+        total += min(value, INF) - bounds[i]
+        bounds[i] = value
+        exact[i] = beta is None or value < beta
+    total = min(total, INF)
+    value = total if all(exact) and (cutoff is None or total < cutoff) else None
+    return (min(total, cutoff) if cutoff is not None and value is None else total), value, -1, sum(exact), len(groups)
+
+
+# -- a campaign ----------------------------------------------------------------------------------
+def tree_classes(game: Game, opener: int, folder: Path | None = None) -> dict[int, int]:
+    """Return {root class code: its total in the committed tree} when that tree opens with `opener`, else {}."""
+    try:
+        table, _ = artifacts.read(artifacts.TREE, game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return {}
+    parent = table.column("parent").to_numpy()
+    guess = table.column("guess").to_numpy()
+    root = int(np.flatnonzero(parent < 0)[0])
+    if int(guess[root]) != opener:
+        return {}
+    feedback = table.column("feedback").to_numpy()
+    subtree = table.column("subtree_guesses").to_numpy()
+    children = np.flatnonzero(parent == root)
+    return {int(feedback[i]): int(subtree[i]) for i in children}
+
+
+def tree_total(game: Game, folder: Path | None = None) -> int | None:
+    """Return the committed tree's total over every target (None without a tree)."""
+    try:
+        _, meta = artifacts.read(artifacts.TREE, game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return None
+    return int(meta["total_guesses"])
+
+
+def opener_tasks(game: Game, table: np.ndarray, opener: int, upper: dict[int, int]) -> list[Task]:
+    """Return one task per root class of `opener`, smallest first (the most proofs early)."""
+    codes = table[opener]
+    tasks = []
+    for code in np.unique(codes):
+        if code == game.win_code:
+            continue
+        size = int((codes == code).sum())
+        tasks.append(Task(_marks(game, int(code)), opener, int(code), size, upper.get(int(code))))
+    return sorted(tasks, key=lambda t: (t.size, t.code))
+
+
+def game_tasks(game: Game, cutoff: int | None) -> list[Task]:
+    """Return one task per first guess up to the game's symmetries, in guess order."""
+    firsts = game.canonical([]) if game.canonical is not None else range(game.n_guesses)
+    return [Task(game.labels[int(row)], int(row), -1, game.n_targets, cutoff) for row in sorted(int(r) for r in firsts)]
+
+
+def _marks(game: Game, code: int) -> str:
+    marks = game.decode(code)
+    return ",".join(str(m) for m in marks) if isinstance(marks, (tuple, list)) else str(marks)
+
+
+def sample(tasks: list[Task], count: int | None) -> list[Task]:
+    """Return `count` tasks spread evenly over `tasks` (all of them without a count)."""
+    if count is None or count >= len(tasks):
+        return tasks
+    picks = np.unique(np.linspace(0, len(tasks) - 1, count).round().astype(int))
+    return [tasks[i] for i in picks]
+
+
+def game_table(game: Game) -> np.ndarray:
+    """Return the game's full feedback table: its artifact's (a registered game with one), else computed
+    here (never sent to the cluster's workers: this runs in a task on a worker too)."""
+    if registered(game) is not None:
+        try:
+            table, _ = artifacts.read(artifacts.TABLE, game)
+            return artifacts.table_to_numpy(table, game)
+        except (artifacts.MissingTableError, artifacts.ArtifactError):
+            pass
+    return scoring.feedback_table(game)
+
+
+@dataclass
+class Progress:
+    """Where a run is: tasks done of those to run, seconds so far, an estimate of the seconds left."""
+
+    done: int
+    total: int
+    elapsed: float
+    left: float
+    result: Result | None
+    at_most: float = 0.0  # the seconds left if every task left used all its time (and its bound's tenth)
+
+
+def run(game: Game, kind: str = "opener", opener: str | int | None = None, seconds: float = 60.0, jobs: int = 2,
+        max_guesses: int | None = None, cutoff: int | None = None, count: int | None = None,
+        folder: Path | None = None, table: np.ndarray | None = None,
+        on_progress: Callable[[Progress], None] | None = None, memo_bits: int = 22) -> tuple[Campaign, list[Task]]:
+    """Run a campaign's tasks not yet settled (on the current backend of `pipeline.cluster`); return the
+    campaign (every result of its file) and its tasks.
+
+    `opener`: the opener campaign's first guess (default: the committed tree's); `max_guesses`: the
+    guess limit (default: the committed tree's, else the game's); `cutoff`: the game campaign's best known
+    total (default: the committed tree's); `count`: run only that many tasks spread over the campaign
+    (a sample, to measure the cost of the rest); `seconds`: each task's time limit (a class not proven
+    in it spends a tenth more raising its bound)."""
+    if kind not in KINDS:
+        raise UsageError(f"a campaign is {' or '.join(KINDS)}, not {kind!r}")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise UsageError(f"--seconds-per-task must be a positive number of seconds, not {seconds}")
+    if table is None:
+        table = game_table(game)
+    limit = max_guesses or _tree_guesses(game, folder) or _plan_guesses(game) or game.max_guesses
+    if limit is None:
+        raise UsageError(f"{game.key} has no guess limit (no tree, plan or rule gives one): give max_guesses")
+    if kind == "opener":
+        if opener is None:
+            opener = _tree_opener(game, folder)
+            if opener is None:
+                raise UsageError(f"{game.key} has no committed tree to take the opener from: give --opener")
+        try:
+            row = opener if isinstance(opener, (int, np.integer)) else game.index_of(opener)
+        except KeyError:
+            raise UsageError(f"{opener!r} is not a guess of {game.key}") from None
+        tasks = opener_tasks(game, table, int(row), tree_classes(game, int(row), folder))
+        campaign = Campaign(game.name, game.variant, game.fingerprint(), kind, limit, game.labels[row], None)
+    else:
+        cutoff = cutoff if cutoff is not None else tree_total(game, folder)
+        tasks = game_tasks(game, cutoff)
+        campaign = Campaign(game.name, game.variant, game.fingerprint(), kind, limit, None, cutoff)
+    path = checkpoint_path(game, kind, folder)
+    campaign = load(path, campaign)
+    order = [t.name for t in tasks]
+    todo = [t for t in sample(tasks, count) if not _finished(campaign.results.get(t.name), seconds)]
+    backend = cluster.current()
+    workers = max(1, min(backend.workers if backend.distributed else jobs, len(todo) or 1))
+    started = time.perf_counter()
+    done = 0
+    if on_progress:
+        on_progress(Progress(0, len(todo), 0.0, _left(len(todo), [], seconds, workers), None,
+                             _at_most(len(todo), seconds, workers)))
+    calls = [(task, limit, seconds, memo_bits) for task in todo]
+    place = backend if backend.distributed else cluster.Local(jobs)
+    results = place.imap_unordered(run_task, calls, game=game, table=table, make_table=game_table,
+                                   window=jobs if not backend.distributed else None)
+    spent: list[float] = []
+    for result in results:
+        campaign.results[result.task] = result
+        save(path, campaign, order)
+        done += 1
+        spent.append(result.seconds)
+        if on_progress:
+            on_progress(Progress(done, len(todo), time.perf_counter() - started,
+                                 _left(len(todo) - done, spent, seconds, workers), result,
+                                 _at_most(len(todo) - done, seconds, workers)))
+    return campaign, tasks
+
+
+def _finished(result: Result | None, seconds: float) -> bool:
+    """Return whether a task's result stands: settled, or timed out with at least `seconds`."""
+    return result is not None and (result.status in SETTLED or result.limit >= seconds)
+
+
+def _left(remaining: int, spent: list[float], seconds: float, workers: int) -> float:
+    """Return an estimate of the seconds left: the tasks left at the mean time of those done (the time
+    limit before any is done), at most the limit each, shared by the workers."""
+    each = min(float(np.mean(spent)), seconds) if spent else seconds
+    return remaining * each / workers
+
+
+def _at_most(remaining: int, seconds: float, workers: int) -> float:
+    """Return the seconds left if each task left ran out of its time: in rounds of `workers` tasks."""
+    return math.ceil(remaining / workers) * seconds * (1 + BOUND_SHARE)
+
+
+def _tree_guesses(game: Game, folder: Path | None) -> int | None:
+    try:
+        _, meta = artifacts.read(artifacts.TREE, game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return None
+    text = meta.get("strategy", "")
+    marker = text.find("-max")
+    if marker < 0:
+        return None
+    digits = "".join(ch for ch in text[marker + 4:marker + 7] if ch.isdigit())
+    return int(digits) if digits else None
+
+
+def _plan_guesses(game: Game) -> int | None:
+    """Return the guess limit of the plan the game's tree is built with (None: no exact plan)."""
+    plan = EXACT_PLANS.get((game.name, game.variant)) or POOLED_PLANS.get((game.name, game.variant))
+    return None if plan is None else plan.options.max_guesses
+
+
+def _tree_opener(game: Game, folder: Path | None) -> str | None:
+    try:
+        table, _ = artifacts.read(artifacts.TREE, game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return None
+    parent = table.column("parent").to_numpy()
+    root = int(np.flatnonzero(parent < 0)[0])
+    return str(table.column("guess_text")[root].as_py())
+
+
+# -- what a campaign proves ----------------------------------------------------------------------
+@dataclass
+class Summary:
+    """The campaign's findings over its results so far."""
+
+    kind: str
+    tasks: int
+    finished: int  # tasks with a result
+    proven: int  # results proven exactly
+    settled: int  # proven, or bounded at the cut-off
+    targets_proven: int
+    lower: int | None  # opener: n + sum of the classes' bounds; game: least bound over the first guesses
+    upper: int | None  # opener: the best total known (the tree's, lowered where a class proved below it)
+    improved: list[str]  # opener: classes proven below the tree's total
+    seconds: float  # summed over the results
+    best: str | None = None  # game: the first guess of the least bound
+
+
+def summarise(game: Game, campaign: Campaign, tasks: list[Task]) -> Summary:
+    """Return what the campaign's results prove about its tasks."""
+    rows = [campaign.results[t.name] for t in tasks if t.name in campaign.results]
+    proven = [r for r in rows if r.status == "proven"]
+    seconds = round(sum(r.seconds for r in rows), 1)
+    settled = sum(r.status in SETTLED for r in rows)
+    if campaign.kind == "opener":
+        known = {r.task: r for r in rows}
+        lower = game.n_targets
+        upper: int | None = game.n_targets
+        for t in tasks:
+            row = known.get(t.name)
+            lower += row.lower if row is not None else 0  # no result: 0 is a (weak) bound of a class
+            best = row.value if row is not None and row.value is not None else t.upper
+            upper = None if upper is None or best is None else upper + best
+        improved = [r.task for r in proven if r.upper is not None and r.value is not None and r.value < r.upper]
+        return Summary("opener", len(tasks), len(rows), len(proven), settled, sum(r.targets for r in proven),
+                       lower if len(rows) == len(tasks) else None, upper, improved, seconds)
+    best = min(rows, key=lambda r: r.lower, default=None)
+    whole = len(rows) == len(tasks)
+    return Summary("game", len(tasks), len(rows), len(proven), settled, 0, best.lower if best and whole else None,
+                   campaign.cutoff, [], seconds, best.task if best and whole else None)
+
+
+def report(game: Game, campaign: Campaign, tasks: list[Task]) -> list[str]:
+    """Return the lines that say what the campaign proved, in honest words."""
+    s = summarise(game, campaign, tasks)
+    lines = [f"{game.key} {s.kind} campaign: {s.finished} of {s.tasks} tasks done, {s.proven} proven, "
+             f"{s.settled - s.proven} bounded at the cut-off, {s.finished - s.settled} timed out "
+             f"({s.seconds:.1f} s of tasks)"]
+    if s.kind == "opener":
+        lines.append(f"opener {campaign.opener}: optimal in {s.proven} of {s.tasks} classes "
+                     f"({s.targets_proven} of {sum(t.size for t in tasks)} targets)")
+        if s.improved:
+            lines.append(f"classes proven below the tree: {', '.join(s.improved)}")
+        if s.lower is not None and s.upper is not None:
+            if s.proven == s.tasks:
+                lines.append(f"optimal for {campaign.opener}: {s.upper} (average {s.upper / game.n_targets:.4f})")
+            else:
+                gap = (s.upper - s.lower) / s.lower
+                lines.append(f"for {campaign.opener}: at least {s.lower}, at most {s.upper} (within {gap:.2%} of "
+                             "optimal for this opener)")
+        return lines
+    done = [campaign.results[t.name] for t in tasks if t.name in campaign.results]
+    if s.finished < s.tasks:
+        least = min((r.lower for r in done), default=None)
+        lines.append(f"no bound for the game yet: {s.tasks - s.finished} first guesses not run"
+                     + (f" (the least bound so far: {least})" if least is not None else ""))
+        return lines
+    best = min(done, key=lambda r: r.lower)
+    if s.settled == s.tasks and best.status == "proven":
+        lines.append(f"optimal: {best.lower} (average {best.lower / game.n_targets:.4f}), proven over every first "
+                     f"guess (opening {best.task})")
+        return lines
+    cut = f"; the best known total {s.upper} is within {(s.upper - s.lower) / s.lower:.2%} of optimal" \
+        if s.upper and s.lower else ""
+    lines.append(f"the game's optimum is at least {s.lower} (average {s.lower / game.n_targets:.4f}: the least bound "
+                 f"over every first guess, at {s.best}; {s.settled} of {s.tasks} first guesses settled{cut})")
+    return lines

@@ -1,0 +1,155 @@
+"""The proof campaign (`pipeline.campaign`, `deduce prove`) on games small enough for brute force.
+
+Each campaign's proven total equals the naive search's (`tests.exhaustive`): over every first guess
+(the game's optimum) and class by class below a fixed opener (optimal for that opener). A run stopped
+after some tasks and started again gives the same file, the finished tasks not run again; a task
+that timed out keeps a proven lower bound and runs again when given more time; local processes and
+a Dask cluster give the same results.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+import numpy as np
+import pytest
+
+from pipeline import campaign, cluster
+from solver.core import scoring
+from solver.games import battleship, cards, mastermind
+from tests import exhaustive
+from tests.test_cli import assert_error, invoke
+
+SMALL = [(mastermind.game(3, 3), 6), (battleship.game(2, 3, 3), 6), (cards.game(1), 8)]
+
+
+def _values(result: campaign.Campaign) -> dict[str, tuple[str, int, int | None]]:
+    return {name: (r.status, r.lower, r.value) for name, r in result.results.items()}
+
+
+@pytest.mark.parametrize("game, guesses", SMALL, ids=[g.key for g, _ in SMALL])
+def test_every_first_guess_proves_the_brute_force_optimum(game, guesses, tmp_path):
+    table = scoring.feedback_table(game)
+    result, tasks = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table)
+    optimum = exhaustive.optimal_total(game, guesses)
+    assert all(r.status == "proven" for r in result.results.values())
+    assert min(r.value for r in result.results.values()) == optimum
+    assert campaign.summarise(game, result, tasks).lower == optimum
+    assert f"optimal: {optimum} " in campaign.report(game, result, tasks)[-1]
+    # with the optimum as the cut-off, no first guess is valued below it, and one reaches it
+    again, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path / "cut",
+                            table=table, cutoff=optimum + 1)
+    assert min(r.lower for r in again.results.values()) == optimum
+    assert all(r.status in ("proven", "bound") for r in again.results.values())
+
+
+@pytest.mark.parametrize("game, guesses", SMALL, ids=[g.key for g, _ in SMALL])
+def test_an_openers_classes_prove_its_brute_force_total(game, guesses, tmp_path):
+    table = scoring.feedback_table(game)
+    opener = int(game.canonical([])[-1]) if game.canonical is not None else game.n_guesses - 1
+    result, tasks = campaign.run(game, "opener", opener, seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path,
+                                 table=table)
+    codes = table[opener]
+    expected = game.n_targets + sum(exhaustive.optimal_subtotal(game, np.flatnonzero(codes == c), guesses - 1)
+                                    for c in np.unique(codes) if c != game.win_code)
+    summary = campaign.summarise(game, result, tasks)
+    assert summary.proven == len(tasks) and summary.lower == summary.upper == expected
+    assert f"optimal for {game.labels[opener]}: {expected} " in campaign.report(game, result, tasks)[-1]
+
+
+def test_a_cut_off_class_keeps_the_known_subtree_and_a_better_one_is_found(tmp_path):
+    game, guesses = SMALL[1]
+    table = scoring.feedback_table(game)
+    searcher = campaign._searcher(game, table, campaign.SearchOptions(max_guesses=guesses))
+    everything = np.arange(game.n_targets)
+    first = int(game.canonical([])[0])
+    group = campaign._class(searcher, everything, first, int(np.bincount(table[first]).argmax()))
+    exact = exhaustive.optimal_subtotal(game, group, guesses - 1)
+    for known, value in ((exact, exact), (exact + 5, exact)):  # the tree's own total, and a worse one
+        task = campaign.Task("c", first, int(table[first, group[0]]), group.size, known)
+        row = campaign.run_task(game, table, task, guesses, 30)
+        assert (row.status, row.value, row.lower) == ("proven", value, value)
+        assert (row.best_guess is None) == (known == exact)  # below the cut-off: the better subtree's first guess
+
+
+def test_a_task_out_of_time_keeps_a_proven_bound_and_runs_again_with_more(tmp_path):
+    game = battleship.game()  # the real board: its largest class of A1 A3 H1 takes minutes
+    table = scoring.feedback_table(game)
+    opener = game.index_of("A1 A3 H1")
+    codes = table[opener]
+    big = int(np.bincount(codes).argmax())
+    task = campaign.Task("big", opener, big, int((codes == big).sum()), None)
+    row = campaign.run_task(game, table, task, 7, 0.5)
+    searcher = campaign._searcher(game, table, campaign.SearchOptions(max_guesses=7))
+    assert row.status == "timed out" and row.value is None
+    tree = campaign.tree_classes(game, opener)[big]  # the committed tree's total for the class: an upper bound
+    assert int(searcher.ws.lb[6, task.size]) <= row.lower <= tree
+    assert campaign._finished(row, 0.5) and not campaign._finished(row, 1.0)
+
+
+def test_a_stopped_run_resumes_without_redoing_finished_tasks(tmp_path):
+    game, guesses = SMALL[1]
+    table = scoring.feedback_table(game)
+    clean, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path / "clean",
+                            table=table)
+    seen = []
+
+    def stop_after_two(progress: campaign.Progress) -> None:
+        seen.append(progress)
+        if progress.done == 2:
+            raise KeyboardInterrupt  # as Ctrl-C or a kill between two tasks
+
+    with pytest.raises(KeyboardInterrupt):
+        campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                     on_progress=stop_after_two)
+    path = campaign.checkpoint_path(game, "game", tmp_path)
+    first_lines = path.read_text().splitlines()
+    assert len(first_lines) == 1 + 2
+    resumed = []
+    again, tasks = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                                on_progress=resumed.append)
+    assert resumed[0].total == len(tasks) - 2  # the two finished tasks are not run again
+    lines = path.read_text().splitlines()
+    assert set(first_lines[1:]) <= set(lines)  # their results kept as they were (seconds included)
+    assert _values(again) == _values(clean)
+    # a third run has nothing to do
+    third = []
+    campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                 on_progress=third.append)
+    assert third[-1].total == 0 and path.read_text().splitlines() == lines
+
+
+def test_another_campaign_in_the_file_is_refused(tmp_path):
+    game, guesses = SMALL[0]
+    table = scoring.feedback_table(game)
+    campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table, count=1)
+    with pytest.raises(campaign.UsageError, match="holds another campaign .*max_guesses"):
+        campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses + 1, folder=tmp_path, table=table)
+    header = json.loads(campaign.checkpoint_path(game, "game", tmp_path).read_text().splitlines()[0])
+    assert header["max_guesses"] == guesses and header["fingerprint"] == game.fingerprint()
+
+
+def test_local_processes_and_dask_give_the_same_results(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install '.[dask]'")
+    game, guesses = SMALL[1]
+    table = scoring.feedback_table(game)
+    one, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path / "one", table=table)
+    two, _ = campaign.run(game, "game", seconds=60, jobs=2, max_guesses=guesses, folder=tmp_path / "two", table=table)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                  silence_logs=logging.ERROR) as local, \
+            distributed.Client(local, set_as_default=False) as client, cluster.using(cluster.Dask(client)):
+        dask, _ = campaign.run(game, "game", seconds=60, jobs=2, max_guesses=guesses, folder=tmp_path / "dask",
+                               table=table)
+    assert _values(one) == _values(two) == _values(dask)
+
+
+def test_the_command_line_runs_a_campaign_and_refuses_bad_options(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
+    result = invoke("prove", "cards", "--variant", "n1", "--opener", "AS", "--seconds-per-task", "30", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert "optimal for AS:" in result.stdout
+    assert (tmp_path / "campaign-cards-n1-opener.jsonl").is_file()
+    assert_error(invoke("prove", "cards", "--cutoff", "5"), "--cutoff needs --every-opener", 2)
+    assert_error(invoke("prove", "cards", "--every-opener", "--opener", "AS"), "--opener is for one opener", 2)
+    assert_error(invoke("prove", "cards", "--variant", "n1", "--opener", "ZZ"), "ZZ")
