@@ -46,6 +46,7 @@ from solver.cli.options import (
     Variant,
 )
 from solver.cli.proof import ProofDisplay
+from solver.cli.prove import prove as prove_command
 from solver.core import atomic
 from solver.core.defaults import DEFAULT_TOP, LIVE_BUDGET
 from solver.core.progress import terminal_progress
@@ -555,6 +556,9 @@ def serve(
             web.serve(host, port, typer.echo, limits)
         except KeyboardInterrupt:
             raise typer.Exit(INTERRUPTED_EXIT) from None
+
+
+app.command(name="prove")(prove_command)  # `deduce prove`: a proof campaign (solver/cli/prove.py)
 
 
 if __name__ == "__main__":
