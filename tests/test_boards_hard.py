@@ -139,3 +139,12 @@ def test_the_wordle_program_lets_every_hard_game_be_won():
     for word in ("TRACE", "SLOTH", "CRANE"):
         game.guess(word)
     assert game.won and "Dordle 1 3&2/7*" in game.share()
+
+
+def test_a_hard_review_allows_a_guess_keeping_one_boards_rule_and_names_one_keeping_none():
+    review = runner.invoke(app, ["review", "wordle", "--hard", "--boards", "2", "SALET", "BALTI", "HELIX", "WALTZ",
+                                 "--answer", "HELIX,WALTZ"])
+    assert review.exit_code == 0, review.stderr  # BALTI keeps board 2's rule, not board 1's
+    refused = runner.invoke(app, ["review", "wordle", "--hard", "--boards", "2", "SALET", "PUPPY", "HELIX", "WALTZ",
+                                  "--answer", "HELIX,WALTZ"])
+    assert refused.exit_code == 1 and "guess 2: hard mode forbids PUPPY: board 1: " in refused.stderr

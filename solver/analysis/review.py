@@ -25,7 +25,7 @@ there is lost, and says so.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -36,8 +36,8 @@ from solver.analysis.values import ToGo, figure
 from solver.analysis.walk import feedback_codes, replay
 from solver.core.runtime import get_solver
 from solver.core.game import Game
-from solver.core.registry import UsageError
-from solver.games.boards import guesses_allowed
+from solver.core.registry import get_game, registered
+from solver.games.boards import Boards, guesses_allowed
 
 TIE = 1e-9  # expected guesses closer than this are equal
 SKILL_HALF_COST = 0.25  # expected guesses lost that halve a guess's skill
@@ -325,17 +325,47 @@ class BoardsReview:
                 f"{self.cost_text()} guesses lost")
 
 
+def board_variant(game: Game) -> Game:
+    """Return the game one board of a hard game of several boards is rated in: its normal-mode variant (the
+    registered one, with its tree, when `game` is registered; else the same lists without the rule)."""
+    if game.allowed is None:
+        return game
+    key = registered(game)
+    if key is not None and key[1].startswith("hard"):
+        return get_game(key[0], "normal" + key[1][len("hard"):])
+    return replace(game, allowed=None, variant=game.variant.replace("hard", "normal", 1))
+
+
+def check_hard_boards(game: Game, guesses: Sequence[int], answers: Sequence[int]) -> None:
+    """Raise ReviewError naming the first of guess rows `guesses` (played on boards of target rows `answers`)
+    that keeps the hard-mode rule of no unsolved board, or that comes after every board was solved."""
+    state = Boards.start(game, len(answers), hard=True)
+    for number, row in enumerate(guesses, start=1):
+        if state.done:
+            raise ReviewError(f"guess {number} comes after every board was solved")
+        refused = state.refusal(int(row))
+        if refused is not None:
+            raise ReviewError(f"guess {number}: hard mode forbids {game.labels[int(row)]}: {refused}")
+        state = state.after(int(row), {b: game.code(int(row), int(a)) for b, a in enumerate(answers)
+                                       if not state.solved[b]})
+
+
 def review_boards(game: Game, guesses: Sequence[int], answers: Sequence[int],
                   solver_game: Sequence[tuple[int, tuple[int, ...]]] = (), budget: float | None = None) -> BoardsReview:
     """Return the review of a game of several boards: guess rows `guesses` played against one target row of
     `answers` per board, the game allowing `guesses_allowed` of them; each board reviewed as a game of its own
     (`review`) over the guesses up to the one that solved it, and `solver_game` (the solver's own play of
-    these answers, `solver.analysis.boards.play`) beside. ReviewError for no guess, or a guess after every
-    board was solved; GuessLimitError past `limit`."""
+    these answers, `solver.analysis.boards.play`) beside. In hard mode (a hard variant) each guess must keep the
+    rule of at least one unsolved board (`Boards.refusal`), and each board is rated as a normal-mode game
+    (`board_variant`: alone, a board's guesses may break its own rule). ReviewError for no guess, a guess after
+    every board was solved or one hard mode forbids; GuessLimitError past `limit`."""
     if not guesses:
         raise ReviewError("nothing to review: give the game's guesses and its answers")
     limit = guesses_allowed(len(answers))
     check_guess_limit(game, len(guesses), len(answers))
+    if game.allowed is not None:
+        check_hard_boards(game, guesses, answers)
+        game = board_variant(game)
     boards = []
     for answer in answers:
         steps = []

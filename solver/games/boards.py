@@ -85,7 +85,7 @@ def check_distinct(answers: Sequence[str]) -> None:
 class Boards:
     """What is known on every board: candidate target positions (into `game.target_index`) and whether
     it is solved; `history` holds (guess row, code per board, SOLVED for boards solved earlier); `hard`:
-    every guess must satisfy the hard-mode rule of every unsolved board."""
+    every guess must satisfy the hard-mode rule of at least one unsolved board."""
 
     game: Game
     candidates: tuple[np.ndarray, ...]

@@ -746,21 +746,13 @@ def read_boards_review(key: Key, boards: int, answers: Sequence[str],
     return rows, targets
 
 
-def rated_key(key: Key) -> Key:
-    """Return the variant a game of several boards of `key` is rated in, board by board: `key`, but a hard
-    variant's normal one (a guess need only keep the rule of one unsolved board, so a board alone is no
-    hard-mode game: its guesses may break its own rule)."""
-    game, variant = key
-    return (game, "normal" + variant[len("hard"):]) if game == "wordle" and variant.startswith("hard") else key
-
-
 @lru_cache(maxsize=REVIEWS)
 def _boards_reviewed(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...]) -> BoardsReview:
-    """Return the review of a game of several boards, each board rated in `rated_key`'s variant, with the solver's
-    own game for its answers (the work of /api/boards/review), memoised apart from how many candidates a
-    request lists."""
+    """Return the review of a game of several boards (in hard mode each board rated in its normal variant:
+    `review.board_variant`), with the solver's own game for its answers (the work of /api/boards/review),
+    memoised apart from how many candidates a request lists."""
     game = game_of(key)
-    return review_boards(game_of(rated_key(key)), guesses, answers, boards_play(game, list(answers)))
+    return review_boards(game, guesses, answers, boards_play(game, list(answers)))
 
 
 def boards_review(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...], words: int = 0) -> dict[str, Any]:
