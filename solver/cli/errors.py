@@ -10,17 +10,17 @@ from __future__ import annotations
 import copy
 import logging
 import os
-import signal
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import typer
 from typer.core import TyperGroup
 
 from solver.core.registry import UsageError
+from solver.core.signals import TERMINATED_EXIT, Terminated, sigterm_raises
 
-DATA_EXIT, USAGE_EXIT, INTERRUPTED_EXIT, TERMINATED_EXIT = 1, 2, 130, 143
+DATA_EXIT, USAGE_EXIT, INTERRUPTED_EXIT = 1, 2, 130  # and TERMINATED_EXIT, 143 (solver.core.signals)
 NUMBER_RANGES = ("IntRange", "FloatRange")  # click's types of a number option with min= or max= (typer vendors them)
 # click's UsageError (typer vendors click and exports only this subclass of it)
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -152,27 +152,13 @@ def domain_errors() -> Iterator[None]:
         fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))  # a full disk names the file
 
 
-class Terminated(BaseException):
-    """SIGTERM arrived: the command ends as the shell reports a signal, 128 + 15."""
-
-
 @contextmanager
 def terminated_as_exit() -> Iterator[None]:
     """Turn SIGTERM during the block into a clean exit with status 143 (128 + 15): the block's `finally`
     clauses and the worker pools' shutdown run, rather than the process dying at once (status -15, and
     a screen of warnings about leaked semaphores from the worker pools)."""
-    def terminate(signum, frame):
-        raise Terminated()
-
     try:
-        previous = signal.signal(signal.SIGTERM, terminate)
-    except ValueError:  # not the main thread: the signal stays as it is
-        yield
-        return
-    try:
-        yield
+        with sigterm_raises():
+            yield
     except Terminated:
         raise typer.Exit(TERMINATED_EXIT) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-

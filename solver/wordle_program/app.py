@@ -27,13 +27,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
 import sys
 from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
 from solver.core.atomic import check_writable, locked, remove_stale_temporaries, write_text
 from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.core.signals import TERMINATED_EXIT, Terminated, raise_on_sigterm
 from solver.core.version import installed_version
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
@@ -44,24 +44,10 @@ from solver.wordle_program.terminal import RichUI, TestModeUI
 
 DEFAULT_SEED = 20220123  # -s default: the seed of the specification's example config file
 U64_MAX = 2**64 - 1
-TERMINATED_EXIT = 128 + signal.SIGTERM  # 143, as a shell reports a process ended by SIGTERM
 
 
 class UsageError(Exception):
     """A bad command line (exit status 2)."""
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived (`end_on_sigterm`): raised where the program is, so that every `finally` runs
-    (a state file's temporary copy is removed, the terminal restored); exit status 143."""
-
-
-def end_on_sigterm() -> None:
-    """Make SIGTERM raise `Terminated` in the main thread instead of killing the process outright."""
-    def terminate(signum, frame):
-        raise Terminated(signum)
-
-    signal.signal(signal.SIGTERM, terminate)
 
 
 # ----------------------------------------------------------------------------- options
@@ -313,7 +299,7 @@ def main() -> None:
     """Console-script entry point."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # undecodable input is an invalid line, not a crash
-    end_on_sigterm()
+    raise_on_sigterm()  # SIGTERM raises Terminated: every `finally` runs (a state file's temporary copy removed)
     try:
         status = run(sys.argv[1:])
     except BrokenPipeError:  # standard output closed early (e.g. piped into head)
