@@ -48,7 +48,15 @@ from solver.cli.options import (
 from solver.cli.proof import ProofDisplay
 from solver.cli.prove import prove as prove_command
 from solver.core import atomic
-from solver.core.defaults import DEFAULT_TOP, LIVE_BUDGET
+from solver.core.defaults import (
+    BODY_TIMEOUT,
+    DEFAULT_TOP,
+    HEADER_TIMEOUT,
+    KEEP_ALIVE,
+    LIVE_BUDGET,
+    MAX_CONNECTIONS,
+    QUEUE_PER_WORKER,
+)
 from solver.core.progress import terminal_progress
 from solver.core.registry import GAME_MODULES, UsageError, default_variant, registered
 from solver.core.version import installed_version
@@ -74,6 +82,9 @@ runtime = lazy_module("solver.core.runtime")
 # pyarrow's default allocator (mimalloc) keeps more resident after reading a tree, a book and the hints
 # than the system's, for a command that reads a few small files (a book hint's peak: 172 MB, 121 MB so)
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
+DOT_DEPTH = 2  # levels `deduce tree --dot` draws below the node without --depth
+OPENERS_TOP = 5  # openers `deduce openers` ranks without --top
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False,
                   rich_markup_mode="markdown")
@@ -142,7 +153,7 @@ def tree(
     depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=0, show_default=False,
                                                  help="Print this many levels below the node as an indented tree.")] = None,
     dot: Annotated[Optional[Path], typer.Option("--dot", metavar="FILE", show_default=False,
-                                                help="Write the node and --depth levels (default 2) as Graphviz.")] = None,
+                                                help=f"Write the node and --depth levels (default {DOT_DEPTH}) as Graphviz.")] = None,
     max_nodes: Annotated[int, typer.Option("--max-nodes", min=1, help="With --dot: draw at most N nodes, level by "
                                                                       "level; the rest become 'N more' nodes.")] = 200,
     candidates: Show = 10,
@@ -168,7 +179,7 @@ def tree(
         if depth:
             _say(views.indented(view, depth))
         if dot is not None:
-            atomic.write_text(dot, views.dot(view, 2 if depth is None else depth, max_nodes))
+            atomic.write_text(dot, views.dot(view, DOT_DEPTH if depth is None else depth, max_nodes))
             typer.echo(f"wrote {dot}")
 
 
@@ -303,7 +314,7 @@ def openers(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game (default wordle).")] = "wordle",
     top: Annotated[Optional[int], typer.Option(
         "--top", "-k", min=1, show_default=False,
-        help="How many openers to rank (default 5); with --all: keep the N best exact (the cut-off is the "
+        help=f"How many openers to rank (default {OPENERS_TOP}); with --all: keep the N best exact (the cut-off is the "
              "N-th best total so far, default 1) and print them.")] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
     every: Annotated[bool, typer.Option(
@@ -358,10 +369,10 @@ def openers(
         if every:
             ranking = exact_openers.rank_all(chosen, top or 1, cutoff, selection, jobs, backend, scheduler,
                                              show_progress=stderr.isatty())
-            _say(exact_openers.lines(chosen, ranking.results[:top or 5]))
+            _say(exact_openers.lines(chosen, ranking.results[:top or OPENERS_TOP]))
             typer.echo(exact_openers.summary(ranking))
             return
-        top = top or 5
+        top = top or OPENERS_TOP
         if not exact:
             total = len(playout.opener_rows(chosen, rows)) if rows is not None else None
             with terminal_progress("openers", total) as advance:
@@ -524,19 +535,19 @@ def serve(
                                                    "[default: the CPU count].")] = None,
     live_queue: Annotated[Optional[int], typer.Option(
         "--live-queue", min=0, metavar="N", help="Live requests waiting for a worker; more get 503 with "
-                                                 "Retry-After [default: 2 x the workers].")] = None,
+                                                 f"Retry-After [default: {QUEUE_PER_WORKER} x the workers].")] = None,
     max_connections: Annotated[Optional[int], typer.Option(
         "--max-connections", min=1, metavar="N", help="Connections and requests at once; more get 503 "
-                                                      "[default: 200].")] = None,
+                                                      f"[default: {MAX_CONNECTIONS}].")] = None,
     keep_alive: Annotated[Optional[float], typer.Option(
         "--keep-alive", min=0.001, metavar="SECONDS", help="Idle time before a connection is closed "
-                                                           "[default: 5].")] = None,
+                                                           f"[default: {KEEP_ALIVE:g}].")] = None,
     header_timeout: Annotated[Optional[float], typer.Option(
         "--header-timeout", min=0.001, metavar="SECONDS", help="Time for a request's headers, else 408 and "
-                                                               "closed [default: 10].")] = None,
+                                                               f"closed [default: {HEADER_TIMEOUT:g}].")] = None,
     body_timeout: Annotated[Optional[float], typer.Option(
         "--body-timeout", min=0.001, metavar="SECONDS", help="Time for a request's body, else 408 and closed "
-                                                             "[default: 10].")] = None,
+                                                             f"[default: {BODY_TIMEOUT:g}].")] = None,
 ) -> None:
     """Serve the web page and its JSON API (documented at /docs) until Ctrl-C; needs the web extra.
 

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from solver.core.defaults import SAFETY_FACTOR, SAFETY_MIN_SECONDS
 from solver.games import FEEDBACK_NOTATION
 
 GameName = Annotated[str, typer.Argument(metavar="battleship|cards|wordle|mastermind|bulls", show_default=False,
@@ -74,7 +75,8 @@ def _finite_seconds(value: float) -> float:
 Budget = Annotated[float, typer.Option(
     "--budget", metavar="SECONDS", min=0.0, callback=_finite_seconds,
     help="Off the tree: the work of a live guess, in seconds (the greedy rule, then the exact search; the same "
-         "guess on every run, whatever the machine's load; the clock stops it only at 3 times this).")]
+         "guess on every run, whatever the machine's load; the clock stops it only at "
+         f"{SAFETY_FACTOR:g} times this, and not before {SAFETY_MIN_SECONDS:g} s).")]
 LiveMode = Annotated[str, typer.Option(
     "--live", metavar="exact|greedy",
     help="Off the tree: exact (the exact search within --budget: proven optimal, else the best it found, else "

@@ -14,6 +14,7 @@ import socket
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Mapping
 
+from solver.core.defaults import KEEP_ALIVE, MAX_CONNECTIONS
 from solver.core.search.live import stop_all
 
 WEB_APP = "solver.web.app:create_app"  # the application factory uvicorn imports
@@ -25,14 +26,15 @@ WEB_MODULES = ("fastapi", "starlette", "pydantic", "uvicorn")  # what the web ex
 @dataclass(frozen=True)
 class Limits:
     """What one `deduce serve` process bounds (docs, "The web page"); each may also be given as the
-    environment variable DEDUCE_WEB_<NAME> (`from_env`). None: the web app's own default."""
+    environment variable DEDUCE_WEB_<NAME> (`from_env`). None: the web app's own default (the
+    defaults' constants are in `solver.core.defaults`)."""
 
     live_workers: int | None = None  # live computations at once (default: the CPU count)
-    live_queue: int | None = None  # live requests waiting for a worker, more: 503 (default: 2 x the workers)
-    header_timeout: float | None = None  # seconds for a request's headers, else 408 and closed (default 10)
-    body_timeout: float | None = None  # seconds for a request's body, else 408 and closed (default 10)
-    keep_alive: float = 5.0  # seconds an idle connection stays open after a response
-    max_connections: int = 200  # connections and requests at once, more: 503 (uvicorn's limit_concurrency)
+    live_queue: int | None = None  # live requests waiting for a worker, more: 503 (default: QUEUE_PER_WORKER x the workers)
+    header_timeout: float | None = None  # seconds for a request's headers, else 408 and closed (default: HEADER_TIMEOUT)
+    body_timeout: float | None = None  # seconds for a request's body, else 408 and closed (default: BODY_TIMEOUT)
+    keep_alive: float = KEEP_ALIVE  # seconds an idle connection stays open after a response
+    max_connections: int = MAX_CONNECTIONS  # connections and requests at once, more: 503 (uvicorn's limit_concurrency)
     max_header_bytes: int = 16 * 1024  # of a request's headers, more: 400 (h11_max_incomplete_event_size)
 
     def __post_init__(self) -> None:

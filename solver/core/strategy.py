@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from solver.core.defaults import LIVE_BUDGET
+from solver.core.defaults import LIVE_BUDGET, SAFETY_FACTOR, SAFETY_MIN_SECONDS
 from solver.core.game import Game
 
 STRATEGY = "greedy-expected-size"
@@ -30,12 +30,6 @@ STRATEGY = "greedy-expected-size"
 # (guess, candidate) pairs scored per second of budget: the greedy rule's work, the same on every machine
 # (about 0.2 s of the card rule's kernel on two cores, 0.07 s of Wordle's)
 LIVE_PAIRS = 10_000_000
-# the wall clock stops a live choice only at this many times its budget: a safety net for a machine far
-# slower or busier than this one, never the normal way a choice ends (a choice it cut short is logged, and
-# not kept). A large state's choice took up to 1.3 s per budget second here (the greedy rule, then
-# the search or the shortlist's look-ahead and proofs), so 20 leaves room for a machine 10 times as slow
-SAFETY_FACTOR = 20.0
-SAFETY_MIN_SECONDS = 2.0  # ... and never sooner than this: a tiny budget's work may wait on a busy machine
 
 
 def safety_seconds(budget: float) -> float:

@@ -28,9 +28,9 @@ The limits are read from the environment (`Limits.from_env`), where `deduce serv
 that `uvicorn --factory solver.web.app:create_app` honours them too:
 
     DEDUCE_WEB_LIVE_WORKERS   live computations at once (default: the CPU count)
-    DEDUCE_WEB_LIVE_QUEUE     live requests waiting for a worker (default: 2 x the workers); more: 503
-    DEDUCE_WEB_HEADER_TIMEOUT seconds for a request's headers to arrive (`server.Protocol`; default 10)
-    DEDUCE_WEB_BODY_TIMEOUT   seconds for a request's body to arrive, else 408 (`app.BodyGuard`; default 10)
+    DEDUCE_WEB_LIVE_QUEUE     live requests waiting for a worker (default: QUEUE_PER_WORKER x the workers); more: 503
+    DEDUCE_WEB_HEADER_TIMEOUT seconds for a request's headers to arrive (`server.Protocol`; default HEADER_TIMEOUT)
+    DEDUCE_WEB_BODY_TIMEOUT   seconds for a request's body to arrive, else 408 (`app.BodyGuard`; default BODY_TIMEOUT)
 """
 from __future__ import annotations
 
@@ -46,17 +46,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from solver.core.defaults import BODY_TIMEOUT, HEADER_TIMEOUT, QUEUE_PER_WORKER
 from solver.core.search.live import Cancel, Stopped
 
 ENV = "DEDUCE_WEB_"  # the prefix of the variables
-QUEUE_PER_WORKER = 2  # the default queue: this many live requests waiting per worker
 SMOOTHING = 0.2  # weight of the last computation's seconds in the running mean of its kind (its price)
 MAX_WAIT = 5.0  # seconds: no request is admitted to wait longer than this for a worker, nor kept waiting longer
 SHARES = (1.0, 0.5, 0.25, 0.125)  # of the budget a computation gets as requests wait behind it (`share`)
 USAGE_HALF_LIFE = 30.0  # seconds: how fast a client's record of live work fades (the fair share's memory)
 REFUSED_HALF_LIFE = 10.0  # seconds: how fast the count of requests refused lately fades (the load's memory)
-HEADER_TIMEOUT = 10.0  # seconds
-BODY_TIMEOUT = 10.0  # seconds
 HEAP_ARENAS = 2  # glibc malloc arenas of the server (M_ARENA_MAX)
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
 log = logging.getLogger(__name__)
