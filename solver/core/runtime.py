@@ -4,15 +4,18 @@
 lock, and published whole; threads arriving meanwhile wait for it). While a game follows the tree,
 `next_guess` is a dictionary lookup (no Numba, no scoring). When it leaves the tree (the player
 guessed something else, or the artifact is missing, stale or corrupt, or the word lists are the
-user's own), the solver filters the candidates by the history and chooses with the same greedy
-rule as the pipeline (`solver.core.strategy.choose_live`), compiling the kernels lazily, within a
-budget (`Solver.budget`, in seconds) that sizes the work of the live choice (the same on every
-machine: a state's live guess does not change with the machine's load) and, at a few times it, bounds
-its wall time (a safety net), so that a live guess never hangs, even at the root of cards
-n=4. It logs why at info level, except for a tree file that exists but cannot be used (unreadable,
-stale, failing its checksum or its checks): that is a WARNING naming the file, once per process and
-file (`Solver.tree_error`); and a whole game of a built-in variant played without its tree file
-(missing) is a WARNING once per process and variant.
+user's own), the solver filters the candidates by the history and plays (`Solver.guess_row`) the
+opener book's guess where the book has the state (an unproven entry only when the live search finds
+no smaller total), else the exact search's within the budget
+(`solver.core.search.live`, with `live="exact"`), else the greedy rule of the pipeline
+(`solver.core.strategy.choose_live`), compiling the kernels lazily. The budget (`Solver.budget`, in
+seconds) sizes the work of the live choice (the same on every machine: a state's live guess does not
+change with the machine's load); the wall clock stops it only at `strategy.safety_seconds(budget)`
+(SAFETY_FACTOR times the budget, at least SAFETY_MIN_SECONDS: a safety net), so that a live guess
+never hangs, even at the root of cards n=4. It logs why at info level, except for a tree file that
+exists but cannot be used (unreadable, stale, failing its checksum or its checks): that is a WARNING
+naming the file, once per process and file (`Solver.tree_error`); and a whole game of a built-in
+variant played without its tree file (missing) is a WARNING once per process and variant.
 
 States are immutable: `next_guess` returns a new `State` and never changes the one it is given.
 """

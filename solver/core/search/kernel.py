@@ -45,17 +45,14 @@ later guesses reusing known-absent letters make; and a full pass scores only the
 guesses alike on its set but for letters none of its targets has (`alike_key`). Neither changes a
 value or a guess chosen.
 
-Layout: why `search` is one function of about 370 lines. Its two halves, a forced guess's evaluation
-and a node's own search, call each other (a node values each guess by a forced evaluation, which
-searches each class as a node), and Numba's cache loader crashes on mutually recursive functions
-(numba/numba#6061, open; reproduced with Numba 0.68.1: two cached functions calling each other
-segfault on the second run, when loaded from the cache), so the halves cannot be functions of their
-own: one self-recursive function (which Numba caches) holds both. Moving only what does not recurse
-out of it (the forced evaluation's passes 1, 2 and 2b, the node's memo and closed forms, its full
-scoring pass) into `@njit(cache=True)` helpers was tried and measured slower, even with
-``inline="always"``: SALET's proof unchanged in normal mode, 3-5% slower in hard mode (median CPU
-time over 5 alternating processes of 10 runs each, 0.263-0.281 s against 0.251-0.261 s), so
-`search` stays whole, its parts marked by the ``# --`` and ``# pass`` comments.
+Layout: why `search` is one long function. Its two halves, a forced guess's evaluation and a node's
+own search, call each other (a node values each guess by a forced evaluation, which searches each
+class as a node), and Numba's cache loader crashes on mutually recursive functions (numba/numba#6061:
+two cached functions calling each other segfault when loaded from the cache), so the halves cannot be
+functions of their own: one self-recursive function (which Numba caches) holds both. Moving only what
+does not recurse out of it into ``@njit(cache=True)`` helpers was measured slower in hard mode (docs,
+Benchmarks, "The exact search's kernel kept whole"), so `search` stays whole, its parts marked by the
+``# --`` and ``# pass`` comments.
 
 `ws` is a `Workspace` tuple of preallocated arrays (no allocation per node);
 ``d`` indexes its per-depth rows, so a recursion never overwrites what its callers still read.
