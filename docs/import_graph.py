@@ -1,7 +1,8 @@
 """Draw the package-level import graph of `solver` and `pipeline` as an SVG, in layers.
 
-Reads the import statements (with `ast`, at module level and inside functions) of every module of
-the packages `solver` and `pipeline` under a checkout, folds them into imports between packages
+Reads the imports of every module of the packages `solver` and `pipeline` under a checkout (with
+`import_reader`, beside this file, the layer test's reader: at module level, inside functions and the
+`lazy_module` calls of `solver.cli.lazy`), folds them into imports between packages
 (`solver.core`, `solver.core.search`, `solver.games`, ..., `pipeline.builders`, ...), and draws one
 box per package with its number of modules, one row per layer (the lowest at the bottom), and one
 arrow per importing package pair (thicker for more import statements; hover an arrow for the
@@ -16,31 +17,26 @@ Standard library only (no graphviz):
         --title "Before: the layout at 523fd24"
     git worktree remove /tmp/before
 
-The layers are those of `tests/test_layers.py` (LAYERS below): keep the two lists alike.
+The layers are `import_reader.LAYERS`, those `tests/test_layers.py` checks.
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import math
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-TOP_PACKAGES = ("solver", "pipeline")
+from import_reader import (  # docs/ beside this file
+    LAYERS,
+    SIBLINGS,
+    TOP_PACKAGES,
+    find_modules,
+    layer_of,
+    read_imports,
+)
 
-# The layers, lowest first: a package belongs to the layer of the longest prefix naming it.
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("solver.core",)),
-    ("games", ("solver.games",)),
-    ("analysis", ("solver.analysis",)),
-    ("pipeline", ("pipeline",)),
-    ("faces", ("solver.cli", "solver.web", "solver.wordle_program")),
-    ("entry points", ("solver",)),
-    ("benchmarks", ("pipeline.benchmarks",)),
-]
-SIBLINGS = {"faces"}  # a layer whose packages must not import each other
 FILLS = ["#e3f2fd", "#e8f5e9", "#fff8e1", "#f3e5f5", "#fbe9e7", "#eceff1", "#e0f7fa"]
 STROKES = ["#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#d84315", "#455a64", "#00838f"]
 
@@ -53,72 +49,33 @@ LEGEND = ("Layers lowest at the bottom; an arrow points from the importing packa
 
 # ---------------------------------------------------------------- reading the imports
 
-def module_name(root: Path, path: Path) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def package_of(module: str, modules: dict[str, Path]) -> str:
     """A package module is its own package; any other module belongs to the folder holding it."""
     path = modules[module]
     return module if path.name == "__init__.py" else module.rpartition(".")[0]
 
 
-def find_modules(root: Path) -> dict[str, Path]:
-    modules = {}
-    for top in TOP_PACKAGES:
-        for path in sorted((root / top).rglob("*.py")):
-            if "__pycache__" not in path.parts:
-                modules[module_name(root, path)] = path
-    return modules
+def package_imports(root: Path) -> tuple[Counter, Counter]:
+    """Return (modules per package, import statements per (importing package, imported package)) of the
+    checkout at `root`: every import `import_reader` reads (inside functions and `lazy_module` calls too)."""
+    modules = find_modules(root)
+    if not modules:
+        raise SystemExit(f"no modules of {' or '.join(TOP_PACKAGES)} under {root}")
+    edges: Counter = Counter()
+    for edge in read_imports(root, modules):
+        if edge.target in modules:
+            a, b = package_of(edge.module, modules), package_of(edge.target, modules)
+            if a != b:
+                edges[a, b] += 1
+    return Counter(package_of(m, modules) for m in modules), edges
 
 
-def resolve_from(module: str, path: Path, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    parts = package.split(".")
-    base = parts[: len(parts) - node.level + 1]
-    return ".".join(base + ([node.module] if node.module else []))
-
-
-def nearest_module(name: str, modules: dict[str, Path]) -> str | None:
-    while name and name not in modules:
-        name = name.rpartition(".")[0]
-    return name or None
-
-
-def module_imports(modules: dict[str, Path]) -> list[tuple[str, str]]:
-    """Return (importing module, imported project module) for every import statement's name."""
-    found = []
-    for module, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = resolve_from(module, path, node)
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
-            else:
-                continue
-            for target in targets:
-                if target.partition(".")[0] not in TOP_PACKAGES:
-                    continue
-                target = nearest_module(target, modules)
-                if target and target != module:
-                    found.append((module, target))
-    return found
-
-
-def layer_of(package: str) -> int:
-    best, length = None, -1
-    for number, (_, prefixes) in enumerate(LAYERS):
-        for prefix in prefixes:
-            if (package == prefix or package.startswith(prefix + ".")) and len(prefix) > length:
-                best, length = number, len(prefix)
-    if best is None:
-        raise SystemExit(f"{package}: in no layer of {[name for name, _ in LAYERS]}")
-    return best
+def layer(package: str) -> int:
+    """Return the layer number of a package."""
+    try:
+        return layer_of(package)[0]
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
 
 
 # ---------------------------------------------------------------- layout
@@ -130,7 +87,7 @@ def label(package: str) -> str:
 def order_rows(rows: dict[int, list[str]], edges: Counter) -> None:
     """Order each row's boxes by the mean position of their neighbours (a few barycentre sweeps)."""
     neighbours = defaultdict(list)
-    for (a, b), count in edges.items():
+    for a, b in edges:
         neighbours[a].append(b)
         neighbours[b].append(a)
     for _ in range(6):
@@ -138,7 +95,7 @@ def order_rows(rows: dict[int, list[str]], edges: Counter) -> None:
         for number in sorted(rows):
             row = rows[number]
 
-            def key(p: str, row: list[str] = row) -> tuple[float, str]:
+            def key(p: str, row: list[str] = row, place: dict = place) -> tuple[float, str]:
                 others = [place[q] for q in neighbours[p] if q not in row]
                 return (sum(others) / len(others) if others else place[p], p)
 
@@ -148,25 +105,18 @@ def order_rows(rows: dict[int, list[str]], edges: Counter) -> None:
 
 
 def draw(root: Path, title: str) -> str:
-    modules = find_modules(root)
-    if not modules:
-        raise SystemExit(f"no modules of {' or '.join(TOP_PACKAGES)} under {root}")
-    counts = Counter(package_of(m, modules) for m in modules)
-    edges: Counter = Counter()
-    for source, target in module_imports(modules):
-        a, b = package_of(source, modules), package_of(target, modules)
-        if a != b:
-            edges[a, b] += 1
+    counts, edges = package_imports(root)
+    modules = sum(counts.values())
     rows: dict[int, list[str]] = defaultdict(list)
     for package in sorted(counts):
-        rows[layer_of(package)].append(package)
+        rows[layer(package)].append(package)
     order_rows(rows, edges)
 
     width_of = {p: max(len(label(p)), len(f"{counts[p]} modules")) * CHAR_W + 28 for p in counts}
     # each row's boxes spread evenly over the same width, so that long arrows pass between boxes
     slot = max(w for w in width_of.values()) + BOX_GAP
     inner = max(MIN_INNER, max(len(row) for row in rows.values()) * slot)
-    subtitle = (f"{len(modules)} modules in {len(counts)} packages; {len(edges)} package imports "
+    subtitle = (f"{modules} modules in {len(counts)} packages; {len(edges)} package imports "
                 f"({sum(edges.values())} import statements between packages)")
     width = max(LABEL_W + inner + 2 * MARGIN, (len(LEGEND) + 4) * CHAR_W + 2 * MARGIN)
     inner = width - LABEL_W - 2 * MARGIN
@@ -181,8 +131,8 @@ def draw(root: Path, title: str) -> str:
             centre_x = LABEL_W + MARGIN + inner * (i + 0.5) / len(row)
             box[package] = (centre_x - width_of[package] / 2, y, width_of[package])
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}" font-size="13">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}" font-size="13">'),
            "<defs>"]
     for name, colour in (("ok", "#546e7a"), ("bad", "#c62828")):
         out.append(f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="10" '
@@ -217,7 +167,7 @@ def draw(root: Path, title: str) -> str:
 
     bad_count = 0
     for (a, b), count in sorted(edges.items()):
-        la, lb = layer_of(a), layer_of(b)
+        la, lb = layer(a), layer(b)
         bad = lb > la or (la == lb and LAYERS[la][0] in SIBLINGS)
         bad_count += bad
         colour = "#c62828" if bad else "#546e7a"
@@ -243,7 +193,7 @@ def draw(root: Path, title: str) -> str:
                    f'statement{"s" if count != 1 else ""}</title></path>')
 
     for package, (x, y, w) in box.items():
-        number = layer_of(package)
+        number = layer(package)
         out.append(f'<g><title>{escape(label(package))}: {counts[package]} modules</title>'
                    f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{BOX_H}" rx="6" fill="#ffffff" '
                    f'stroke="{STROKES[number % len(STROKES)]}" stroke-width="1.6"/>'

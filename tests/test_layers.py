@@ -10,28 +10,22 @@ import ast
 import subprocess
 import sys
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 import solver
+from docs.import_reader import (
+    LAYERS,
+    SIBLINGS,
+    Import,
+    find_modules,
+    layer_of,
+    read_imports,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# The layers, lowest first. A layer of several packages is a floor of siblings that never import
-# each other (the faces); the packages of one layer may import each other freely otherwise.
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("solver.core",)),
-    ("games", ("solver.games",)),
-    ("analysis", ("solver.analysis",)),
-    ("pipeline", ("pipeline",)),
-    ("faces", ("solver.cli", "solver.web", "solver.wordle_program")),
-    ("entry points", ("solver", "solver.__main__")),  # the package's face and `python -m solver`
-    ("benchmarks", ("pipeline.benchmarks",)),  # `make bench`: times every layer, faces included; not shipped
-]
-SIBLINGS = {"faces"}
 
 # What an import inside a function may defer: slow to import (Numba, pyarrow, joblib 0.3 s;
 # rich 0.1 s of every `wordle` start in test mode; importlib.metadata 80 ms of every start, for the
@@ -41,88 +35,16 @@ HEAVY = {"numba", "pyarrow", "joblib", "rich", "importlib", "fastapi", "starlett
          "dask", "distributed", "matplotlib", "asyncio", "multiprocessing"}
 
 
-@dataclass(frozen=True)
-class Import:
-    module: str  # the importing module
-    target: str  # the module imported (a project module, or a third-party top-level name)
-    line: int
-    in_function: bool
-    comment: bool  # a comment on the import's line or the line above
-    lazy: bool = False  # `lazy_module`: loaded on first use, like an import inside a function
-
-
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 @cache
 def project_modules() -> dict[str, Path]:
     """Return {dotted name: file} of every module of the packages `solver` and `pipeline`."""
-    return {_module_name(p): p for package in ("solver", "pipeline") for p in sorted((ROOT / package).rglob("*.py"))}
-
-
-def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-    return ".".join(base + ([node.module] if node.module else []))
-
-
-def _lazy_target(node: ast.AST) -> str:
-    """Return the module a `lazy_module("name")` call names ("" for any other node)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "lazy_module" \
-            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant):
-        return str(node.args[0].value)
-    return ""
+    return find_modules(ROOT)
 
 
 @cache
 def imports() -> tuple[Import, ...]:
-    """Return every import of every project module, resolved to the module it loads."""
-    modules = project_modules()
-    found = []
-    for module, path in modules.items():
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        tree = ast.parse(source)
-        inside = {id(sub) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for sub in ast.walk(node) if isinstance(sub, (ast.Import, ast.ImportFrom))}
-        for node in ast.walk(tree):
-            if _lazy_target(node):  # `lazy_module("solver.x")` (solver.cli.lazy): an import, run on first use
-                targets = [_lazy_target(node)]
-            elif isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = _resolve(module, path, node)
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
-            else:
-                continue
-            before = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
-            comment = "#" in lines[node.end_lineno - 1] or before.startswith("#")
-            for target in targets:
-                if target.partition(".")[0] not in ("solver", "pipeline"):
-                    target = target.partition(".")[0]
-                elif target not in modules:  # `import solver.core.scoring`: the module itself
-                    while target and target not in modules:
-                        target = target.rpartition(".")[0]
-                if target != module:
-                    found.append(Import(module, target, node.lineno, id(node) in inside, comment,
-                                        bool(_lazy_target(node))))
-    return tuple(found)
-
-
-def layer_of(module: str) -> tuple[int, str]:
-    """Return (layer number, package) of a project module: the longest declared package holding it."""
-    best = None
-    for number, (_, packages) in enumerate(LAYERS):
-        for package in packages:
-            if module == package or module.startswith(package + "."):
-                if best is None or len(package) > len(best[1]):
-                    best = (number, package)
-    assert best is not None, f"{module} is in no declared layer: add its package to LAYERS"
-    return best
+    """Return every import of every project module (`lazy_module` calls included), resolved to the module it loads."""
+    return read_imports(ROOT, project_modules())
 
 
 def project_edges() -> list[Import]:
@@ -132,7 +54,13 @@ def project_edges() -> list[Import]:
 
 def test_every_module_has_a_layer():
     for module in project_modules():
-        layer_of(module)
+        layer_of(module)  # ValueError naming a module in no layer
+
+
+def test_the_reader_counts_lazy_modules_as_imports():
+    lazy = {(edge.module, edge.target) for edge in imports() if edge.lazy}
+    assert ("solver.cli.main", "solver.cli.serve") in lazy
+    assert all(not edge.in_function for edge in imports() if edge.lazy)
 
 
 def test_no_import_runs_up_or_across_the_faces():
@@ -265,3 +193,18 @@ def test_the_registry_loads_only_games_layer_modules():
                 computed.append(module)
     allowed = {"solver.core.registry", "solver", "pipeline.custom_game"}  # the registry; the package face; users' games
     assert set(computed) <= allowed, f"imports by a computed name outside the registry: {sorted(set(computed) - allowed)}"
+
+
+def _package(module: str) -> str:
+    return module if project_modules()[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def test_the_import_graph_draws_what_the_layer_test_reads(tmp_path):
+    # docs/import_graph.py reads with this test's reader: its arrows count the `lazy_module` calls too
+    out = tmp_path / "layers.svg"
+    subprocess.run([sys.executable, str(ROOT / "docs" / "import_graph.py"), "--root", str(ROOT), "--out", str(out)],
+                   check=True, capture_output=True)
+    drawn = out.read_text(encoding="utf-8")
+    read = [e for e in project_edges() if _package(e.module) == "solver.cli" and _package(e.target) == "solver.analysis"]
+    assert any(edge.lazy for edge in read)
+    assert f"solver.cli imports solver.analysis: {len(read)} import statements" in drawn
