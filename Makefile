@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml Makefile
 	@echo "Installing deduce with its dependencies (NumPy, Numba, pyarrow, ...) into $(VENV): a minute or two."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -e '.[test,plot,docs]'
+	$(BIN)/python -m pip install -e '.[test,plot,docs,tui]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -67,6 +67,8 @@ class Options:
     acceptable_set: str | None = None
     state: str | None = None
     boards: int = 1
+    tui: bool = False  # --tui (command line only): the full-screen game, `solver.wordle_program.tui`
+    coach: bool = False  # --coach (with --tui): follow a game played elsewhere
 
 
 CONFIG_TYPES: dict[str, type] = {
@@ -120,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-c", "--config", metavar="FILE", help="JSON config file (options override it)")
     parser.add_argument("-b", "--boards", metavar="N", type=_natural,
                         help=f"boards (answers) per game, 1 to {MAX_BOARDS}: N + 5 guesses when N > 1 (default 1)")
+    parser.add_argument("--tui", action="store_true", help="play full screen (the tui extra: pip install "
+                        "'deduce-solver[tui]')")
+    parser.add_argument("--coach", action="store_true", help="with --tui: type the guesses and colours of a game "
+                        "played elsewhere and see the best next guesses")
     return parser
 
 
@@ -155,7 +161,13 @@ def resolve_options(argv: Sequence[str]) -> Options:
         merged[key] = bool(value) if kind is bool else value  # flags: absent everywhere = False
     if merged["boards"] is None:
         merged["boards"] = 1
-    options = Options(**merged)
+    options = Options(**merged, tui=args.tui, coach=args.coach)
+    if options.coach and not options.tui:
+        raise UsageError("--coach needs --tui")
+    if options.coach and (options.word is not None or options.random or options.state is not None or options.stats):
+        raise UsageError("--coach follows a game played elsewhere: --word, --random, --state and --stats do not apply")
+    if options.coach and options.boards > 1:
+        raise UsageError("--coach follows one board (deduce solve wordle --boards N coaches several)")
     if options.random and options.word is not None:
         raise UsageError("--word cannot be used in random mode (--random)")
     if not options.random and (options.day is not None or options.seed is not None):
@@ -242,7 +254,13 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     ui = None
     try:
-        session = build_session(resolve_options(argv))
+        options = resolve_options(argv)
+        if options.tui:
+            tui = _tui_module()
+            tui.check_terminal(stdin or sys.stdin, stdout)
+            tui.run_tui(build_session(options), options.coach, stdin, stdout)
+            return 0
+        session = build_session(options)
         if interactive is None:
             interactive = stdout.isatty()
         ui = RichUI(stdout, stdin, session) if interactive else TestModeUI(stdin or sys.stdin, stdout)
@@ -270,6 +288,17 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
         raise
     except Exception as err:  # a bug: still one line, never a traceback
         return _fail(stderr, f"internal error: {type(err).__name__}: {err}", 1)
+
+
+def _tui_module():
+    """Return `solver.wordle_program.tui`; WordleError naming the extra when Textual is not installed."""
+    try:
+        from solver.wordle_program import tui  # defers Textual (the tui extra) and rich to --tui
+    except ImportError as err:
+        if (err.name or "").partition(".")[0] not in ("textual", "rich"):
+            raise
+        raise WordleError("--tui needs the tui extra: pip install 'deduce-solver[tui]'") from None
+    return tui
 
 
 def _fail(stderr: TextIO, message: str, status: int) -> int:

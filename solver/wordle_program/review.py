@@ -4,8 +4,7 @@ Test mode prints none: its output is the specification's, byte for byte.
 """
 from __future__ import annotations
 
-from solver.analysis.review import review
-from solver.analysis.values import figure
+from solver.analysis.review import Review, review
 from solver.core.game import Game
 from solver.core.registry import get_game
 from solver.games import wordle
@@ -24,9 +23,9 @@ def session_game(session: Session) -> Game:
     return wordle.game(session.hard, tuple(session.answers), tuple(sorted(session.acceptable)))
 
 
-def review_line(session: Session, game: Round) -> str | None:
-    """Return the two review lines of a finished game ("Review: skill S, luck L, C guesses lost ...",
-    then the `deduce review` command that rates each guess), or None when it cannot be reviewed (an answer outside the session's answer list)."""
+def game_review(session: Session, game: Round) -> Review | None:
+    """Return the review of a finished game on one board (`solver.analysis.review.review`, BUDGET a rating),
+    or None when it cannot be reviewed (an answer outside the session's answer list)."""
     try:
         solver_game = session_game(session)
         answer = solver_game.index_of(game.answer)
@@ -36,8 +35,16 @@ def review_line(session: Session, game: Round) -> str | None:
         for word, _ in game.history:
             row = solver_game.index_of(word)
             steps.append((row, solver_game.code(row, answer)))
-        result = review(solver_game, steps, BUDGET)
+        return review(solver_game, steps, BUDGET)
     except (KeyError, ValueError):  # a list the solver refuses, a word not in it: no review, the game stands
+        return None
+
+
+def review_line(session: Session, game: Round) -> str | None:
+    """Return the two review lines of a finished game ("Review: skill S, luck L, C guesses lost ...",
+    then the `deduce review` command that rates each guess), or None when it cannot be reviewed (an answer outside the session's answer list)."""
+    result = game_review(session, game)
+    if result is None:
         return None
     mode = " --hard" if session.hard else ""
     luck = f", luck {result.luck}" if result.luck is not None else ""
