@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from pipeline.benchmarks.serve_memory import resident_mb
-from pipeline.benchmarks.timing import free_port, quantile
+from pipeline.benchmarks.timing import free_port, quantile, wait_until_serving
 from solver.core.registry import get_game
 
 CLIENTS, SECONDS = 40, 120.0
@@ -180,7 +180,7 @@ def bench_web_load(clients: int = CLIENTS, seconds: float = SECONDS) -> None:
     """Print the figures of the module docstring."""
     try:
         import fastapi  # noqa: F401  (only checked for: the server runs in a process of its own)
-        import httpx
+        import httpx  # an extra (web, test): the section skips without it
     except ImportError as err:
         print(f"webload: skipped, {err.name} is not installed (pip install '.[web]' httpx)")
         return
@@ -191,8 +191,6 @@ def bench_web_load(clients: int = CLIENTS, seconds: float = SECONDS) -> None:
                               stdout=subprocess.DEVNULL, stderr=errors)
     try:
         with httpx.Client(base_url=url, timeout=120) as client:
-            from pipeline.benchmarks.timing import wait_until_serving
-
             wait_until_serving(client, server, errors)
         time.sleep(START)
         start_mb = resident_mb(server.pid)
