@@ -6,8 +6,7 @@ import typer
 
 from solver.cli import serve
 from solver.cli.main import DOT_DEPTH, OPENERS_TOP, app
-from solver.core import defaults, strategy
-from solver.web import admission
+from solver.core import defaults, server_limits, strategy
 
 COMMAND = typer.main.get_command(app)
 
@@ -23,8 +22,8 @@ def test_the_code_uses_the_constants_the_help_is_built_from():
                                                                       defaults.SAFETY_MIN_SECONDS)
     assert strategy.safety_seconds(1.0) == defaults.SAFETY_FACTOR
     assert strategy.safety_seconds(1e-6) == defaults.SAFETY_MIN_SECONDS
-    limits = admission.Limits(live_workers=3)
-    assert limits.live_queue == defaults.QUEUE_PER_WORKER * 3
+    limits = server_limits.Limits(live_workers=3)
+    assert limits.queue == defaults.QUEUE_PER_WORKER * 3
     assert (limits.header_timeout, limits.body_timeout) == (defaults.HEADER_TIMEOUT, defaults.BODY_TIMEOUT)
     assert (serve.Limits().keep_alive, serve.Limits().max_connections) == (defaults.KEEP_ALIVE, defaults.MAX_CONNECTIONS)
 

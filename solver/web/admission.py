@@ -24,13 +24,9 @@ free memory at the top of the heap handed back to the system (`malloc_trim`) whe
 idle: a live computation's tables are hundreds of MB at their peak, and the allocator keeps them
 otherwise. Measured by `make bench` (`servemem`).
 
-The limits are read from the environment (`Limits.from_env`), where `deduce serve` puts its options, so
-that `uvicorn --factory solver.web.app:create_app` honours them too:
-
-    DEDUCE_WEB_LIVE_WORKERS   live computations at once (default: the CPU count)
-    DEDUCE_WEB_LIVE_QUEUE     live requests waiting for a worker (default: QUEUE_PER_WORKER x the workers); more: 503
-    DEDUCE_WEB_HEADER_TIMEOUT seconds for a request's headers to arrive (`server.Protocol`; default HEADER_TIMEOUT)
-    DEDUCE_WEB_BODY_TIMEOUT   seconds for a request's body to arrive, else 408 (`app.BodyGuard`; default BODY_TIMEOUT)
+The pool's limits (`solver.core.server_limits.Limits`, shared with `deduce serve`) are read from the
+DEDUCE_WEB_* variables (`Limits.from_env`), where `deduce serve` puts its options, so that
+`uvicorn --factory solver.web.app:create_app` honours them too.
 """
 from __future__ import annotations
 
@@ -39,17 +35,15 @@ import ctypes
 import itertools
 import logging
 import math
-import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from solver.core.defaults import BODY_TIMEOUT, HEADER_TIMEOUT, QUEUE_PER_WORKER
 from solver.core.search.live import Cancel, Stopped
 
-ENV = "DEDUCE_WEB_"  # the prefix of the variables
 SMOOTHING = 0.2  # weight of the last computation's seconds in the running mean of its kind (its price)
 MAX_WAIT = 5.0  # seconds: no request is admitted to wait longer than this for a worker, nor kept waiting longer
 SHARES = (1.0, 0.5, 0.25, 0.125)  # of the budget a computation gets as requests wait behind it (`share`)
@@ -78,53 +72,6 @@ class Heap:
     def trim(self) -> bool:
         """Return whether free memory was handed back to the system."""
         return bool(self._libc is not None and self._libc.malloc_trim(0))
-
-
-def _cpus() -> int:
-    return os.cpu_count() or 1
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The limits of one server process (see the module's docstring)."""
-
-    live_workers: int = field(default_factory=_cpus)
-    live_queue: int | None = None  # None: QUEUE_PER_WORKER x live_workers
-    header_timeout: float = HEADER_TIMEOUT
-    body_timeout: float = BODY_TIMEOUT
-
-    def __post_init__(self) -> None:
-        if self.live_queue is None:
-            object.__setattr__(self, "live_queue", QUEUE_PER_WORKER * self.live_workers)
-        if self.live_workers < 1 or self.live_queue < 0:
-            raise ValueError(f"live workers must be at least 1 and the queue at least 0, not {self.live_workers} "
-                             f"and {self.live_queue}")
-        if not (0 < self.header_timeout < math.inf and 0 < self.body_timeout < math.inf):
-            raise ValueError(f"timeouts must be positive, finite seconds, not {self.header_timeout} and "
-                             f"{self.body_timeout}")
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Limits":
-        """Return the limits the DEDUCE_WEB_* variables set (the defaults for those unset);
-        ValueError naming a variable that is not a number."""
-        environ = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for name, kind in (("live_workers", int), ("live_queue", int), ("header_timeout", float),
-                           ("body_timeout", float)):
-            text = environ.get(ENV + name.upper())
-            if text is None or not text.strip():
-                continue
-            try:
-                values[name] = kind(text)
-            except ValueError:
-                what = "a whole number" if kind is int else "a number of seconds"
-                raise ValueError(f"{ENV + name.upper()} must be {what}, not {text[:40]!r}") from None
-        return cls(**values)
-
-    def environ(self) -> dict[str, str]:
-        """Return the variables that give these limits (what `deduce serve` exports)."""
-        return {ENV + name.upper(): str(getattr(self, name))
-                for name in ("live_workers", "live_queue", "header_timeout", "body_timeout")}
 
 
 _SHARE = threading.local()  # .value: the share of its budget the computation of this thread gets
@@ -239,7 +186,7 @@ class LivePool:
         answer = asyncio.wrap_future(job.future)
         try:
             return await asyncio.wait_for(asyncio.shield(answer), self.max_wait)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             with self._ready:
                 if job in self._waiting:  # no worker took it in time: refused now, not kept waiting
                     self._waiting.remove(job)

@@ -33,9 +33,11 @@ try:  # Swagger UI and ReDoc from an installed copy (the web extra), so /docs an
 except ImportError:  # without it FastAPI's own pages would load their scripts from a CDN: no pages then
     FastAPIOffline = None
 
+from solver.core.defaults import BODY_TIMEOUT
 from solver.core.search.live import Stopped
+from solver.core.server_limits import Limits
 from solver.web import service
-from solver.web.admission import BODY_TIMEOUT, Busy, Limits, LivePool
+from solver.web.admission import Busy, LivePool
 from solver.web.api import router
 from solver.web.service import FieldError
 
@@ -322,7 +324,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     else:
         app = FastAPIOffline(**about, static_url=DOCS_ASSETS, redoc_url=None)
         add_redoc(app)
-    app.state.live = LivePool(limits.live_workers, limits.live_queue, service.LIVE_SECONDS)
+    app.state.live = LivePool(limits.workers, limits.queue, service.LIVE_SECONDS)
     app.state.limits = limits
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, validation_error)

@@ -5,7 +5,7 @@ connection limit answered in the API's JSON. `deduce serve` names it by its impo
 uvicorn closes a connection that stays idle `timeout_keep_alive` seconds after a response, but any
 byte restarts that wait, and a new connection has none: a client trickling its headers a byte at a
 time held its connection for ever. Here the headers of each request must all arrive within the
-header timeout (`admission.Limits`, DEDUCE_WEB_HEADER_TIMEOUT) of the connection's opening or of the
+header timeout (`solver.core.server_limits.Limits`, DEDUCE_WEB_HEADER_TIMEOUT) of the connection's opening or of the
 previous response, else the server answers 408 and closes. uvicorn answers the requests over its
 `limit_concurrency` (connections or requests at once) with a plain-text 503; here it is the API's
 one-line JSON error with Retry-After. And once many connections have closed (a crowd of slow
@@ -21,7 +21,7 @@ from functools import cache
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from solver.web.admission import Limits
+from solver.core.server_limits import Limits
 
 RETRY_AFTER = 1  # seconds, when the connections are over the limit
 TRIM_AFTER = 100  # connections closed since the most open at once: then the C heap is trimmed
