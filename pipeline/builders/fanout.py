@@ -7,7 +7,7 @@ that reached U (the lead, almost always optimal) is valued class by class, exact
 needs anyway; every other guess is one task, cut off as the sequential search would once it has
 found U. Each task grows the subtrees of its classes when they are exact. The class value is the
 least guess total; its tree is the first guess in the search's own order with that total, over
-the subtrees its tasks grew. Then, as `build.solve_class` does, the fewest guesses left with that
+the subtrees its tasks grew. Then, as `exact_tree.solve_class` does, the fewest guesses left with that
 same value are found the same way (one task per guess). The tree is the one `solve_class` builds.
 
 Splitting other guesses class by class was measured to cost far more: without the siblings'

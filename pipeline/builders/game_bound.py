@@ -3,7 +3,7 @@
 For a first guess g1, each class C of the targets it does not hit needs |C| more guesses (g1's
 share) plus its own value within r - 1 guesses; that value is at least the least, over every second
 guess g2, of g2's hit plus, for each class C' of g2 on C, |C'| + lb[r - 2, |C'|] (the counting bound
-of `engine.lower_bound_table`). A guess leaving C whole is skipped (it cannot be part of an optimal
+of `searcher.lower_bound_table`). A guess leaving C whole is skipped (it cannot be part of an optimal
 tree). Summing over C gives a bound for g1; the least over one first guess per symmetry class
 (equivalent guesses have equal bounds) is a bound for the game. It needs the full feedback table
 and |first guesses| x |guesses| x |targets| lookups: about a minute for battleship (1240 x 4960 x

@@ -8,12 +8,12 @@ feasibility search refutes such a guess in milliseconds, where a guess that does
 to value. So the class's first guess is chosen in two steps:
 
 1. probe: the allowed guesses, in the order of the most classes (`Searcher.splitting_guesses`), each
-   get a feasibility search within `Plan.split_probe_work[0]` (guess, target) pairs scored: refuted (no
+   get a feasibility search within `Plan.split.probe_work[0]` (guess, target) pairs scored: refuted (no
    tree below the guess finishes the class: a proof), or not (it finishes, or the probe ran out); a
-   guess not refuted is probed again within `split_probe_work[1]` before it is valued (refuting a
+   guess not refuted is probed again within `probe_work[1]` before it is valued (refuting a
    guess can take a minute, valuing one many);
-2. value: the first `Plan.split_tries` guesses not refuted are each valued by solving their classes
-   as tasks of their own (`build.solve_node`, as root classes are); a guess one of whose classes
+2. value: the first `Plan.split.tries` guesses not refuted are each valued by solving their classes
+   as tasks of their own (`exact_tree.solve_node`, as root classes are); a guess one of whose classes
    cannot be finished is dropped and the next guess not refuted taken instead (a probe out of work
    leaves such guesses: a refutation can take minutes); the least total is kept (the earlier guess
    among equals).

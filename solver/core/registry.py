@@ -60,7 +60,7 @@ class UnknownGameError(UsageError):
     """A game or variant name that the registry does not know."""
 
 
-# game name -> the games-layer module that makes it (`solver.games.NAME`)
+# game name -> the games-layer module that makes it (`solver.games.<name>`)
 GAME_MODULES = {name: f"solver.games.{name}" for name in ("battleship", "cards", "wordle", "mastermind", "bulls")}
 
 
@@ -113,7 +113,7 @@ def on_request(name: str, variant: str) -> bool:
 def build_command(name: str, variant: str) -> str:
     """Return the command that builds a registered variant's tree."""
     if on_request(name, variant):
-        return f"deduce tables wordle --size {variant.lstrip('normalhard')}"
+        return f"deduce tables wordle --size {variant.removeprefix('normal').removeprefix('hard')}"
     return "make tables"
 
 

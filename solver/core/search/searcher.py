@@ -164,7 +164,7 @@ def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_o
     rng = np.random.default_rng(SEED)
     slots = 1 << options.memo_bits
     hard = game.allowed is not None
-    alike = 1 << max(2 * g_count - 1, 1).bit_length() if marks(game) else 1  # `kernel.first_alike`'s set
+    alike = 1 << max(2 * g_count - 1, 1).bit_length() if marks(game) else 1  # the set of `kernel.alike_key`s
     return Workspace(
         table=read_only(table),
         table_t=read_only(target_major(table)),
@@ -311,7 +311,7 @@ class Searcher:
         def run() -> None:
             try:
                 outcome["value"] = self.value(positions, r, guesses, ghash, forced=forced)
-            except BaseException as err:  # handed to the watching thread
+            except BaseException as err:  # noqa: BLE001 - handed to the watching thread
                 outcome["error"] = err
 
         ws.stats[kernel.S_ABORTED] = 0
