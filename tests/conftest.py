@@ -1,4 +1,6 @@
+import errno
 import os
+import pathlib
 import subprocess
 import sys
 from pathlib import Path
@@ -7,6 +9,7 @@ import pytest
 from hypothesis import settings
 
 from solver.core.coldstart import live_kernels_cached
+from solver.games.wordlists import builtin_answers, builtin_guesses
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -32,6 +35,48 @@ def shared_folder(*parts: str, what: str = "shared data") -> Path:
             pytest.fail(f"{why}: required when CI=true", pytrace=False)
         pytest.skip(why)
     return folder
+
+
+@pytest.fixture(scope="module")
+def small_lists(tmp_path_factory):
+    """Wordle word lists small enough to compute live in well under a second: (answers, guesses)."""
+    folder = tmp_path_factory.mktemp("lists")
+    answers = builtin_answers()[::150]
+    guesses = sorted(set(builtin_guesses()[::40]) | set(answers))
+    (folder / "answers.txt").write_text("\n".join(w.lower() for w in answers) + "\n")
+    (folder / "guesses.txt").write_text("\n".join(guesses) + "\n")
+    return folder / "answers.txt", folder / "guesses.txt"
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A TestClient of the web app (`solver.web.app.create_app`), for the module's tests; skipped without the web extra."""
+    pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
+    pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
+    import warnings
+
+    with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for its TestClient
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from solver.web.app import create_app
+
+    return TestClient(create_app())
+
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Writes of temporary files fail as on a full disk: part of the data written, then ENOSPC (the
+    error names no file, as the operating system's does not)."""
+    original = pathlib.Path.write_text
+
+    def write_text(self, data, *args, **kwargs):
+        if self.name.endswith(".tmp"):
+            original(self, data[: len(data) // 2], *args, **kwargs)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return original(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
 
 
 # Numba compiles a kernel the first time a process runs it and keeps it in its cache. On a fresh

@@ -1,18 +1,23 @@
 """Output files (`solver.core.atomic`): what each kind of path becomes, what is refused and how it is
-named, and the leftovers of killed writers (`pipeline.cleanup`)."""
+named (a full disk names the file and keeps the old one; a link another user planted in a shared folder is
+not followed), and the leftovers of killed writers (`solver.core.atomic`, `pipeline.cleanup`)."""
 from __future__ import annotations
 
 import errno
 import os
+import pathlib
 import stat
 import subprocess
 import sys
 import time
 
+import pyarrow as pa
 import pytest
 
 from pipeline import cleanup
-from solver.core import atomic
+from solver.core import artifacts, atomic
+from solver.games import mastermind
+from tests.helpers import NO_SPACE, dead_pid, folder_names, invoke
 
 
 def test_regular_file_is_replaced_and_keeps_its_mode(tmp_path):
@@ -133,21 +138,89 @@ def test_temporary_name_carries_the_writer_pid(tmp_path):
         tmp.write_text("x")
 
 
+# -- a full disk ---------------------------------------------------------------------------------
+def test_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, full_disk):
+    target = tmp_path / "out.dot"
+    target.write_text("old")
+    with pytest.raises(OSError) as caught:
+        atomic.write_text(target, "new content")
+    assert caught.value.filename == str(target) and caught.value.errno == errno.ENOSPC
+    assert target.read_text() == "old" and folder_names(tmp_path) == ["out.dot"]
+
+
+def test_deduce_dot_on_a_full_disk_is_one_line_naming_the_file(tmp_path, full_disk):
+    target = tmp_path / "tree.dot"
+    target.write_text("old")
+    result = invoke(*["tree", "mastermind", "--dot", str(target)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"error: {target}: {NO_SPACE}"
+    assert target.read_text() == "old" and folder_names(tmp_path) == ["tree.dot"]
+
+
+def _is_device(path: str) -> bool:
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _is_device("/dev/full"), reason="no /dev/full device")
+def test_a_device_that_is_full_is_named_too():
+    # /dev/full is written through (a character device): its ENOSPC is the kernel's own
+    result = invoke(*["tree", "mastermind", "--dot", "/dev/full"])
+    assert result.exit_code == 1 and result.stderr.strip() == f"error: /dev/full: {NO_SPACE}"
+
+
+def test_an_artifact_on_a_full_disk_names_the_file(tmp_path, monkeypatch):
+    """pyarrow's error names no file and has no strerror of its own (deduce tables, the ranking file)."""
+    def write_table(table, where, **kwargs):
+        pathlib.Path(where).write_bytes(b"PAR1 partial")
+        raise OSError(errno.ENOSPC, "Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    game = mastermind.game()
+    path = artifacts.write("tree", game, pa.table({"a": [1, 2]}), {}, folder=tmp_path)
+    before = path.read_bytes()
+    monkeypatch.setattr(artifacts.pq, "write_table", write_table)
+    with pytest.raises(OSError) as caught:
+        artifacts.write("tree", game, pa.table({"a": [3, 4]}), {}, folder=tmp_path)
+    assert caught.value.filename == str(path) and "No space left on device" in caught.value.strerror
+    assert path.read_bytes() == before and folder_names(tmp_path) == [path.name]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="planting a link owned by another user needs root (os.lchown)")
+def test_a_link_planted_by_another_user_in_a_sticky_folder_is_not_followed(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # sticky and world-writable, as /tmp
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    planted, dangling, own = shared / "tree.dot", shared / "state.json", shared / "mine.dot"
+    planted.symlink_to(victim)
+    dangling.symlink_to(tmp_path / "created-by-us.json")
+    for link in (planted, dangling):
+        os.lchown(link, 65534, 65534)  # nobody's link
+    own.symlink_to(tmp_path / "own-target.dot")  # our own link: followed as before
+    for link in (planted, dangling):
+        with pytest.raises(PermissionError, match="belongs to another user"):
+            atomic.write_text(link, "new\n")
+    assert victim.read_text() == "mine\n" and not (tmp_path / "created-by-us.json").exists()
+    atomic.write_text(own, "ours\n")
+    assert (tmp_path / "own-target.dot").read_text() == "ours\n"
+    result = invoke(*["tree", "mastermind", "--dot", str(planted)])
+    assert result.exit_code == 1 and "belongs to another user" in result.stderr and "Traceback" not in result.output
+    assert victim.read_text() == "mine\n"
+
+
+
 # -- leftovers of killed builds -----------------------------------------------------------------
-def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
-
-
 def test_stale_temporaries_are_removed_live_ones_kept(tmp_path):
-    dead = tmp_path / f".table-a.parquet.{_dead_pid()}.abcd1234.tmp"
+    dead = tmp_path / f".table-a.parquet.{dead_pid()}.abcd1234.tmp"
     live = tmp_path / f".table-b.parquet.{os.getppid()}.abcd1234.tmp"  # a running writer
     old = tmp_path / ".manifest.json.k2j4_x9q.tmp"  # no pid: only its age counts
     fresh = tmp_path / ".manifest.json.zzzzzzzz.tmp"
     checkpoint = tmp_path / ".checkpoints" / "bulls-default-0123"
     checkpoint.mkdir(parents=True)
-    dead_class = checkpoint / f".class-3.npz.{_dead_pid()}.q1w2e3r4.tmp"
+    dead_class = checkpoint / f".class-3.npz.{dead_pid()}.q1w2e3r4.tmp"
     kept = [tmp_path / "table-a.parquet", tmp_path / "notes.tmp", live, fresh, checkpoint / "class-3.npz"]
     for path in [dead, old, dead_class, *kept]:
         path.write_text("x")
@@ -158,6 +231,30 @@ def test_stale_temporaries_are_removed_live_ones_kept(tmp_path):
     assert all(p.exists() for p in kept) and not any(p.exists() for p in removed)
     os.utime(live, (hours_ago, hours_ago))  # a writer silent for two hours is not writing any more
     assert cleanup.remove_stale_build_temporaries(tmp_path) == [live]
+
+
+def test_stale_temporaries_of_a_file_are_removed_live_ones_kept(tmp_path):
+    target = tmp_path / "state.json"
+    target.write_text("{}")
+    dead = tmp_path / f".state.json.{dead_pid()}.abcd_123.tmp"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        live = tmp_path / f".state.json.{sleeper.pid}.efgh_456.tmp"
+        mine = tmp_path / f".state.json.{os.getpid()}.ijkl_789.tmp"
+        reused = tmp_path / f".state.json.{sleeper.pid}.mnop_000.tmp"  # written before that process began
+        forgotten = tmp_path / f".state.json.{sleeper.pid}.qrst_111.tmp"
+        other = tmp_path / f".other.json.{dead_pid()}.uvwx_222.tmp"
+        unlike = tmp_path / ".state.json.notours.tmp"
+        for path in (dead, live, mine, reused, forgotten, other, unlike):
+            path.write_text("partial")
+        os.utime(reused, (time.time() - 600, time.time() - 600))
+        os.utime(forgotten, (time.time() - 2 * atomic.STALE_SECONDS,) * 2)
+        removed = atomic.remove_stale_temporaries(target)
+        assert sorted(removed) == sorted([dead, reused, forgotten])
+        assert folder_names(tmp_path) == sorted(p.name for p in (target, live, mine, other, unlike))
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 def test_missing_artifacts_folder_has_nothing_to_clean(tmp_path):

@@ -17,43 +17,10 @@ from solver.cli.sessions import hider_answer
 from solver.core.runtime import get_solver
 from solver.core.registry import get_game
 from solver.games import mastermind
-from solver.games.wordlists import builtin_answers, builtin_guesses
+from tests.helpers import assert_error, invoke, ok
 
 runner = CliRunner()
-
-
-def invoke(*args: str, input: str | None = None):
-    return runner.invoke(app, list(args), input=input)
-
-
-def ok(*args: str, input: str | None = None) -> str:
-    result = invoke(*args, input=input)
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result.stdout
-
-
 USAGE_FRAGMENTS = ("unknown game", "unknown variant", "contradicts", "wordle only", "expected GUESS=FEEDBACK")  # usage errors: exit 2
-
-
-def assert_error(result, fragment: str, status: int = 1) -> None:
-    """The command failed with `status` (1 data, 2 usage) and one line on stderr naming the problem,
-    and no traceback."""
-    assert result.exit_code == status, (result.stdout, result.stderr, result.exception)
-    assert isinstance(result.exception, SystemExit), result.exception
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert fragment in lines[0], lines[0]
-
-
-@pytest.fixture(scope="module")
-def small_lists(tmp_path_factory):
-    """Wordle word lists small enough to compute live in well under a second: (answers, guesses)."""
-    folder = tmp_path_factory.mktemp("lists")
-    answers = builtin_answers()[::150]
-    guesses = sorted(set(builtin_guesses()[::40]) | set(answers))
-    (folder / "answers.txt").write_text("\n".join(w.lower() for w in answers) + "\n")
-    (folder / "guesses.txt").write_text("\n".join(guesses) + "\n")
-    return folder / "answers.txt", folder / "guesses.txt"
 
 
 # -- help -------------------------------------------------------------------------------------

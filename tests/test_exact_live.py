@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import math
 import re
-import time
 
 import numpy as np
 import pytest
@@ -186,21 +185,30 @@ def test_a_proof_without_a_deadline_reports_its_rounds_and_the_display_clears(mo
     assert out.getvalue().endswith("\r\x1b[2K") and not display.shown
 
 
-def test_a_search_stopped_at_its_deadline_leaves_its_memo_true():
+@pytest.mark.parametrize("stop", ["deadline", "work"])
+def test_a_search_stopped_at_its_deadline_leaves_its_memo_true(stop):
+    """A proof stopped a third of the way through, by its deadline or by its work limit, leaves a memo
+    that the same searcher then finishes the proof from, to the value and guess of a fresh search. The
+    deadline's clock counts the pairs scored, so it passes the deadline at the same point on every machine."""
     game = wordle.game()
     solver = Solver(game, use_tree=False)
-    # 485 candidates: proven in about 0.35 s on one core (SLATE RRRRR's 221 came within 50 ms once the
-    # kernel got faster), so never within the 50 ms deadline
-    state = solver.advance(State(solver, (), None), game.index_of("ROUND"), game.encode("RRRRR"))
-    live = ExactLive(game)
-    sub = live._subgame(state.candidate_positions)
-    local = sub.local(state.candidate_positions)
-    assert sub.prove.value_until(local, 5, time.perf_counter() + 0.05) is None
-    stopped = sub.prove.work  # (guess, target) pairs scored before the deadline stopped it
-    value, guess = sub.prove.value_until(local, 5, math.inf)
+    state = solver.advance(State(solver, (), None), game.index_of("ROUND"), game.encode("RRRRR"))  # 485 candidates
     fresh = ExactLive(game)._subgame(state.candidate_positions)
-    assert (value, guess) == fresh.prove.value(fresh.local(state.candidate_positions), 5)
-    assert stopped < fresh.prove.work  # stopped before the end of the proof, not after it
+    began = fresh.prove.work
+    expected = fresh.prove.value(fresh.local(state.candidate_positions), 5)
+    whole = fresh.prove.work - began  # (guess, target) pairs the whole proof scores
+    sub = ExactLive(game)._subgame(state.candidate_positions)
+    local = sub.local(state.candidate_positions)
+    began = sub.prove.work
+    if stop == "deadline":
+        found, clocked = sub.prove.value_within(local, 5, None, whole / 3, clock=lambda: sub.prove.work - began,
+                                                every=0.001)
+    else:
+        found, clocked = sub.prove.value_within(local, 5, whole // 3, math.inf)
+    assert found is None and clocked == (stop == "deadline")
+    stopped = sub.prove.work - began
+    assert whole / 3 <= stopped < whole  # stopped past the third, before the end of the proof
+    assert sub.prove.value_until(local, 5, math.inf) == expected
 
 
 def test_the_memo_of_state_values_keeps_at_most_its_size():

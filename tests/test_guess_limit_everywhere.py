@@ -2,7 +2,6 @@
 that is not a number of seconds (item 8): one line naming what is wrong, no advice past the limit."""
 from __future__ import annotations
 
-import warnings
 
 import pytest
 from typer.testing import CliRunner
@@ -12,11 +11,6 @@ from solver.cli.main import app
 from solver.core.registry import get_game
 
 httpx = pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
-with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for its TestClient
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
-
-from solver.web.app import create_app  # noqa: E402
 
 runner = CliRunner()
 MISS = "SALET=RRRRR"  # SALET all grey: a consistent step that never wins
@@ -59,11 +53,6 @@ def test_a_sixth_guess_that_wins_is_a_whole_history():
     out = runner.invoke(app, ["hint", "wordle", *steps])
     assert out.exit_code == 0, out.output
     assert "no guess is left" not in out.output
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
 
 
 @pytest.mark.parametrize("steps", [6, 7, 10])

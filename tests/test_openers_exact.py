@@ -25,7 +25,7 @@ from pipeline.builders.feedback_tables import build_table
 from solver.core import artifacts, scoring, strategy
 from solver.core.registry import get_game
 from tests.interrupt import interrupt
-from tests.test_cli import assert_error, invoke, ok, small_lists  # noqa: F401 (a fixture)
+from tests.helpers import assert_error, invoke, ok
 
 pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
 

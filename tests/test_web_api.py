@@ -43,6 +43,7 @@ from solver.web.service import value_out
 from solver.web import app as web_app
 from solver.web import service
 from solver.web.app import create_app
+from tests.helpers import assert_json_error, free_port
 
 # (game, variant, history as the API takes it): one on-tree step each
 STEPS = [
@@ -53,11 +54,6 @@ STEPS = [
     ("battleship", None, [{"guess": "A1-A3-H1", "feedback": [0, 1, 0]}]),
     ("bulls", None, [{"guess": "0123", "feedback": [1, 1]}]),
 ]
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
 
 
 def game_of(name, variant):
@@ -75,19 +71,6 @@ def steps_of(game, history) -> list[tuple[int, int]]:
 def feedback_value(game, code):
     value = game.decode(code)
     return value if isinstance(value, str) else list(value)
-
-
-def assert_error(response, status: int, field):
-    """A one-line JSON error of `status` naming `field`, with no internals."""
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"field", "message"}, body
-    assert body["error"]["field"] == field, body
-    message = body["error"]["message"]
-    assert message and "\n" not in message
-    for leak in ("Traceback", "File \"", ".py", "/work", "site-packages", "object at 0x", "wordle-normal", "cards-n2"):
-        assert leak not in response.text, response.text
-    return message
 
 
 # -- /api/games ---------------------------------------------------------------------------------
@@ -270,7 +253,7 @@ def test_feedback_matches_the_games(client, name, target, guess, reference):
 def test_feedback_checks_hard_mode_with_the_history(client):
     body = {"game": "wordle", "variant": "hard", "target": "BLUNT", "guess": "CRANE",
             "history": [{"guess": "SALET", "feedback": "RRRRG"}]}
-    assert "letter 5 must be T" in assert_error(client.post("/api/feedback", json=body), 422, "guess")
+    assert "letter 5 must be T" in assert_json_error(client.post("/api/feedback", json=body), 422, "guess")
     assert client.post("/api/feedback", json={**body, "variant": "normal"}).status_code == 200
 
 
@@ -283,7 +266,7 @@ def test_feedback_checks_hard_mode_with_the_history(client):
     ({"game": "mastermind", "target": "1234", "guess": "1127"}, "guess"),
 ])
 def test_check_answers_200_what_feedback_refuses(client, body, field):
-    message = assert_error(client.post("/api/feedback", json=body), 422, field)
+    message = assert_json_error(client.post("/api/feedback", json=body), 422, field)
     check = client.post("/api/check", json=body)
     assert check.status_code == 200 and check.json() == {"valid": False, "field": field, "message": message}
     if field == "guess":
@@ -298,7 +281,7 @@ def test_check_passes_what_feedback_scores(client):
         assert client.post("/api/check", json=body).json() == {"valid": True, "field": None, "message": None}
     refused = client.post("/api/check", json={"game": "wordle", "guess": "CRANE",
                                               "history": [{"guess": "SALET", "feedback": "GGGGG"}]})
-    assert "not one of the 2315 answers" in assert_error(refused, 422, "history[0].feedback")  # still an error
+    assert "not one of the 2315 answers" in assert_json_error(refused, 422, "history[0].feedback")  # still an error
 
 
 # -- /api/random ----------------------------------------------------------------------------------
@@ -412,10 +395,10 @@ def test_daily_is_the_analysis_layers_puzzle(client):
     assert quordle["guesses"] == 9 and len(set(quordle["targets"])) == 4
     today = client.get("/api/daily", params={"game": "mastermind"}).json()
     assert today["date"] == date.today().isoformat() and today["number"] == (date.today() - date(2021, 6, 19)).days
-    assert_error(client.get("/api/daily", params={"game": "wordle", "date": "2021-06-18"}), 422, "date")
-    assert_error(client.get("/api/daily", params={"game": "wordle", "date": "June 1"}), 422, "date")
-    assert_error(client.get("/api/daily", params={"game": "chess"}), 422, "game")
-    assert_error(client.get("/api/daily", params={"game": "cards", "boards": 2}), 422, "boards")
+    assert_json_error(client.get("/api/daily", params={"game": "wordle", "date": "2021-06-18"}), 422, "date")
+    assert_json_error(client.get("/api/daily", params={"game": "wordle", "date": "June 1"}), 422, "date")
+    assert_json_error(client.get("/api/daily", params={"game": "chess"}), 422, "game")
+    assert_json_error(client.get("/api/daily", params={"game": "cards", "boards": 2}), 422, "boards")
 
 
 def test_boards_random_feedback_and_next(client):
@@ -436,18 +419,18 @@ def test_boards_random_feedback_and_next(client):
                         "feedback": [None if c == SOLVED else game.decode(c) for c in codes]})
     final = client.post("/api/boards/next", json={"boards": 2, "history": history}).json()
     assert final["done"] and final["guess"] is None and final["remaining"] == [0, 0]
-    assert_error(client.get("/api/boards/random", params={"boards": 0}), 422, "boards")
+    assert_json_error(client.get("/api/boards/random", params={"boards": 0}), 422, "boards")
     hard = client.get("/api/boards/random", params={"boards": 2, "variant": "hard", "seed": 3})
     assert hard.status_code == 200 and len(hard.json()["targets"]) == 2  # hard mode on several boards: allowed
-    assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "CRANE"], "guess": "SALET"}),
+    assert_json_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "CRANE"], "guess": "SALET"}),
                  422, "targets")
-    assert_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "QQQQQ"], "guess": "SALET"}),
+    assert_json_error(client.post("/api/boards/feedback", json={"targets": ["CRANE", "QQQQQ"], "guess": "SALET"}),
                  422, "targets[1]")
-    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+    assert_json_error(client.post("/api/boards/next", json={"boards": 2, "history": [
         {"guess": "SALET", "feedback": ["RRRRR"]}]}), 422, "history[0].feedback")
-    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+    assert_json_error(client.post("/api/boards/next", json={"boards": 2, "history": [
         {"guess": "SALET", "feedback": ["RRRRR", "GGGGG"]}]}), 422, "history[0].feedback")
-    assert_error(client.post("/api/boards/next", json={"boards": 2, "history": [
+    assert_json_error(client.post("/api/boards/next", json={"boards": 2, "history": [
         {"guess": "SALET", "feedback": ["RRRRR", "RRRZR"]}]}), 422, "history[0].feedback[1]")
 
 
@@ -534,7 +517,7 @@ def test_review_answer_and_guesses_equal_the_history(client, name, target, guess
 
 def test_review_errors_say_what_is_wrong(client):
     def error(body, field):
-        return assert_error(client.post("/api/review", json={"game": "wordle", **body}), 422, field)
+        return assert_json_error(client.post("/api/review", json={"game": "wordle", **body}), 422, field)
 
     assert "nothing to review" in error({}, "history")
     assert "nothing to review" in error({"history": []}, "history")
@@ -623,24 +606,24 @@ BAD_REQUESTS = [
 @pytest.mark.parametrize("method, path, body, status, field", BAD_REQUESTS)
 def test_bad_requests_name_the_field(client, method, path, body, status, field):
     kwargs = {} if body is None else {"json": body}
-    assert_error(client.request(method.upper(), path, **kwargs), status, field)
+    assert_json_error(client.request(method.upper(), path, **kwargs), status, field)
 
 
 def test_malformed_json_huge_bodies_and_no_body(client):
     headers = {"content-type": "application/json"}
-    assert "malformed JSON" in assert_error(client.post("/api/next", content=b'{"game": ', headers=headers), 400, None)
-    assert_error(client.post("/api/next", content=b"\xff\xfe{}", headers=headers), 400, None)
-    assert_error(client.post("/api/next", content=b"{" + b" " * 70_000 + b"}", headers=headers), 413, None)
+    assert "malformed JSON" in assert_json_error(client.post("/api/next", content=b'{"game": ', headers=headers), 400, None)
+    assert_json_error(client.post("/api/next", content=b"\xff\xfe{}", headers=headers), 400, None)
+    assert_json_error(client.post("/api/next", content=b"{" + b" " * 70_000 + b"}", headers=headers), 413, None)
     huge = {"game": "wordle", "history": [{"guess": "SALET" * 2000, "feedback": "RRRRR"}] * 10}
-    assert_error(client.post("/api/next", json=huge), 413, None)
+    assert_json_error(client.post("/api/next", json=huge), 413, None)
 
     def chunks():  # no Content-Length: the limit counts what arrives
         for _ in range(100):
             yield b" " * 1024
 
-    assert_error(client.post("/api/next", content=chunks(), headers=headers), 413, None)
-    assert_error(client.post("/api/next"), 422, None)
-    assert_error(client.post("/api/next", content=b"game=wordle",
+    assert_json_error(client.post("/api/next", content=chunks(), headers=headers), 413, None)
+    assert_json_error(client.post("/api/next"), 422, None)
+    assert_json_error(client.post("/api/next", content=b"game=wordle",
                              headers={"content-type": "application/x-www-form-urlencoded"}), 422, None)
 
 
@@ -652,7 +635,7 @@ def test_internal_errors_stay_generic(monkeypatch):
 
     monkeypatch.setattr(service, "tree_view", broken)
     response = TestClient(create_app(), raise_server_exceptions=False).post("/api/tree", json={"game": "bulls"})
-    assert_error(response, 500, None)
+    assert_json_error(response, 500, None)
     assert "secret" not in response.text
 
 
@@ -681,10 +664,10 @@ def test_the_page_is_served_and_optional(client, monkeypatch, tmp_path):
     page = client.get("/")
     if index.is_file():
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert_error(client.get("/no-such-file.js"), 404, None)
+    assert_json_error(client.get("/no-such-file.js"), 404, None)
     monkeypatch.setattr(web_app, "STATIC", tmp_path / "missing")
     bare = TestClient(create_app())
-    assert_error(bare.get("/"), 404, None)
+    assert_json_error(bare.get("/"), 404, None)
     assert bare.post("/api/next", json={"game": "bulls"}).json()["guess"] == "0123"
     (tmp_path / "missing").mkdir()
     (tmp_path / "missing" / "index.html").write_text("<p>hello</p>")
@@ -717,12 +700,6 @@ def test_serve_refuses_a_busy_port():
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_serve_prints_the_address_and_answers():
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
@@ -752,7 +729,7 @@ def test_a_review_of_more_guesses_than_allowed_is_refused(client):
     # a lost game whose states are quick to value (tests/test_review.py scores a lost game of junk guesses)
     words = ["SALET", "BATCH", "CATCH", "HATCH", "LATCH", "MATCH", "WATCH"]
     body = {"game": "wordle", "answer": "WATCH", "guesses": words}
-    assert "allows 6 guesses, got 7" in assert_error(client.post("/api/review", json=body), 422, "guesses")
+    assert "allows 6 guesses, got 7" in assert_json_error(client.post("/api/review", json=body), 422, "guesses")
     lost = client.post("/api/review", json={**body, "guesses": words[:6]}).json()
     game, answer = get_game("wordle"), get_game("wordle").index_of("WATCH")
     same = review(game, [(row, game.code(row, answer)) for row in map(game.index_of, words[:6])])
@@ -764,7 +741,7 @@ def test_an_off_tree_subtree_too_large_to_play_out_is_refused_at_once(client):
     # cards n4 after a first guess of the player's own: 17550 candidates (minutes to play out live)
     path = [{"guess": "2C 3C 4C 5C", "feedback": [0, 0, 0, 4, 0]}]
     answer = client.post("/api/tree", json={"game": "cards", "variant": "n4", "path": path})
-    assert "17550 candidates" in assert_error(answer, 422, "path") and "too many to play out live" in answer.text
+    assert "17550 candidates" in assert_json_error(answer, 422, "path") and "too many to play out live" in answer.text
     result = CliRunner().invoke(cli, ["tree", "cards", "--variant", "n4", "--path", "2C 3C 4C 5C=0,0,0,4,0"])
     assert result.exit_code == 1 and "too many to play out live (at most 2000)" in result.stderr
 

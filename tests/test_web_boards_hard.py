@@ -13,15 +13,13 @@ import numpy as np
 import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
-from fastapi.testclient import TestClient  # noqa: E402
 
 from solver.core.registry import get_game  # noqa: E402
 from solver.games import wordle  # noqa: E402
 from solver.games.boards import Boards  # noqa: E402
 from solver.web import api, service  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
 from solver.web.models import BoardsFeedbackRequest  # noqa: E402
-from tests.test_web_api import assert_error  # noqa: E402
+from tests.helpers import assert_json_error  # noqa: E402
 
 HARD = get_game("wordle", "hard")
 TARGETS = ["HELIX", "WALTZ"]
@@ -29,11 +27,6 @@ TARGETS = ["HELIX", "WALTZ"]
 # second); BALTI breaks board 1's (no E) but keeps board 2's, so hard mode on several boards allows it
 GAME = ["SALET", "BALTI", "WALTZ", "HELIX"]
 SIZES = [(1280, 900), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
 
 
 def state_after(targets: list[str], guesses: list[str]) -> Boards:
@@ -54,11 +47,11 @@ def feedback(client, guess: str, history: list[str], variant: str = "hard", targ
 def test_a_guess_keeping_no_boards_rule_is_refused_naming_guess_and_each_boards_reason(client):
     reason = state_after(TARGETS, ["SALET"]).refusal(HARD.index_of("CRONY"))
     assert reason == "board 1: letter 3 must be L; board 2: letter 2 must be A"
-    message = assert_error(feedback(client, "CRONY", ["SALET"]), 422, "guess")
+    message = assert_json_error(feedback(client, "CRONY", ["SALET"]), 422, "guess")
     assert message == f"hard mode forbids CRONY: {reason}"
     assert feedback(client, "CRONY", ["SALET"], "normal").status_code == 200  # normal mode: any word
     # an earlier guess the rule forbids is named where it is
-    assert "hard mode forbids CRONY" in assert_error(feedback(client, "HELIX", ["SALET", "CRONY"]), 422, "history[1]")
+    assert "hard mode forbids CRONY" in assert_json_error(feedback(client, "HELIX", ["SALET", "CRONY"]), 422, "history[1]")
     # priced as quick: answered at once, never queued for the live pool
     request = BoardsFeedbackRequest(variant="hard", targets=TARGETS, guess="CRONY", history=["SALET"])
     assert api._boards_feedback(request).live is False
@@ -100,8 +93,8 @@ def test_an_allowed_guess_is_scored_and_a_board_solved_before_gets_none(client):
                                                           "win": [False, True]}
     assert feedback(client, "HELIX", GAME[:3]).json() == {"feedback": ["GGGGG", None], "win": [True, False]}
     assert feedback(client, "HELIX", GAME[:3], "normal").json()["feedback"] == ["GGGGG", None]
-    assert "after every board was solved" in assert_error(feedback(client, "CRANE", GAME), 422, "guess")
-    assert "2 boards allow 7 guesses, got 8" in assert_error(feedback(client, "CRANE", ["SALET"] * 7, "normal"),
+    assert "after every board was solved" in assert_json_error(feedback(client, "CRANE", GAME), 422, "guess")
+    assert "2 boards allow 7 guesses, got 8" in assert_json_error(feedback(client, "CRANE", ["SALET"] * 7, "normal"),
                                                             422, "guess")
     # without a history every board is scored, as before
     assert feedback(client, "CRONY", []).json()["feedback"] == [wordle.feedback(t, "CRONY") for t in TARGETS]
@@ -113,7 +106,7 @@ def test_the_hint_in_hard_mode_proposes_only_allowed_guesses(client):
     hard = client.post("/api/boards/next", json={"boards": 2, "variant": "hard", "history": history,
                                                  "candidates": 0}).json()["guess"]
     assert normal != hard  # the normal-mode hint here keeps neither board's rule
-    assert_error(feedback(client, normal, ["SALET"]), 422, "guess")
+    assert_json_error(feedback(client, normal, ["SALET"]), 422, "guess")
     assert state_after(TARGETS, ["SALET"]).refusal(HARD.index_of(hard)) is None
     # the solver's hard hints played to the end on other answers: each accepted, the game won within its guesses
     for count, seed in ((2, 1), (4, 2)):
@@ -142,7 +135,7 @@ def test_a_hard_game_is_reviewed_and_a_guess_the_rule_forbids_is_named(client):
     solver = [step["guess"] for step in body["solver_game"]]
     for i, word in enumerate(solver):  # the solver's own game keeps the rule
         assert state_after(TARGETS, solver[:i]).refusal(HARD.index_of(word)) is None, (solver, word)
-    message = assert_error(client.post("/api/boards/review", json={
+    message = assert_json_error(client.post("/api/boards/review", json={
         "boards": 2, "variant": "hard", "answers": TARGETS, "guesses": ["SALET", "CRONY", "WALTZ", "HELIX"]}),
         422, "guesses[1]")
     assert message.startswith("hard mode forbids CRONY: board 1: ")

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,7 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 from solver.games import battleship, mastermind, wordle  # noqa: E402
 from solver.games.wordlists import builtin_answers  # noqa: E402
+from tests.helpers import free_port  # noqa: E402
 
 pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
 
@@ -63,16 +63,10 @@ STATE_OF = {mark: state for state, mark in STATE_MARK.items()}
 # ----------------------------------------------------------------------------- fixtures
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     """Run `deduce serve` on a free loopback port until the module's tests end; yield its base URL."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--host", "127.0.0.1", "--port", str(port)],

@@ -16,30 +16,21 @@ import pytest
 pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
 httpx = pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
 
-with warnings.catch_warnings():  # starlette's notice that it prefers httpx2 for its TestClient
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
-
 from solver.core.registry import get_game
 from solver.core.runtime import Solver
 from solver.core.search.live import Cancel, ExactLive, Stopped, check_running
 from solver.web import admission, api, service
 from solver.web.app import create_app
-from tests.test_web_api import assert_error
+from tests.helpers import assert_json_error
 
 JSON = {"content-type": "application/json"}
 LIVE_CLIENTS = 40  # as many as the thread pool that answered everything before had threads
 PATIENCE = 30.0  # seconds a held live computation waits to be let go: only reached when tree answers wait for it
 
 
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
-
-
 def next_error(client, history, status, field, variant=None):
     body = {"game": "wordle", "history": history} | ({"variant": variant} if variant else {})
-    return assert_error(client.post("/api/next", json=body), status, field)
+    return assert_json_error(client.post("/api/next", json=body), status, field)
 
 
 # -- item 8: Wordle feedback lists, text, numbers -------------------------------------------------
@@ -73,7 +64,7 @@ SURROGATE_BODIES = [
 @pytest.mark.parametrize("path, body, field", SURROGATE_BODIES)
 def test_text_that_is_not_unicode_names_the_field(client, path, body, field):
     response = client.post(path, content=(body % SURROGATE).encode(), headers=JSON)
-    message = assert_error(response, 422, field)
+    message = assert_json_error(response, 422, field)
     assert "Unicode" in message and "serializ" not in message
 
 
@@ -95,14 +86,14 @@ LONG_BODIES = [
 @pytest.mark.parametrize("body, field", LONG_BODIES)
 def test_numbers_too_long_to_read_name_the_field(client, body, field):
     response = client.post("/api/next", content=(body % LONG).encode(), headers=JSON)
-    message = assert_error(response, 422, field)
+    message = assert_json_error(response, 422, field)
     assert "5000 digits" in message and "UTF-8" not in message
 
 
 def test_bodies_that_cannot_be_read_say_why(client):
-    message = assert_error(client.post("/api/next", content=b'{"game": "\xff"}', headers=JSON), 400, None)
+    message = assert_json_error(client.post("/api/next", content=b'{"game": "\xff"}', headers=JSON), 400, None)
     assert "not UTF-8" in message and "0xff" in message
-    message = assert_error(client.post("/api/next", content=b"[" * 60_000, headers=JSON), 400, None)
+    message = assert_json_error(client.post("/api/next", content=b"[" * 60_000, headers=JSON), 400, None)
     assert "nests too deeply" in message
 
 
@@ -234,7 +225,7 @@ def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
     assert statuses == [200] * 3 + [503] * (LIVE_CLIENTS - 3), statuses
     for response in answers:
         if response.status_code == 503:
-            message = assert_error(response, 503, None)
+            message = assert_json_error(response, 503, None)
             assert "busy" in message and int(response.headers["retry-after"]) >= 1
     assert app.state.live.admitted == 0
 
@@ -297,14 +288,15 @@ def test_live_work_stops_when_the_client_disconnects(monkeypatch):
 
 
 def test_a_cancelled_search_stops_at_its_next_node():
-    """A real proof (minutes long: SMOGS=RRRRR) in a worker thread under a `Cancel` ends with Stopped soon
-    after `cancel()`, and the same searcher then answers a new request normally."""
+    """A real proof (minutes long: SMOGS=RRRRR) in a worker thread under a `Cancel`, cancelled once it has
+    reported progress unfinished, ends with Stopped, and the same searcher then answers a new request normally."""
     game = get_game("wordle", None)
     solver = Solver(game)
     _, root = solver.initial_guess()
     state = solver.advance(root, game.index_of("SMOGS"), game.encode("RRRRR"))
     live = ExactLive(game)
-    cancel, outcome = Cancel(), []
+    cancel, outcome, running = Cancel(), [], threading.Event()
+    live.progress = lambda seconds, work, finished: None if finished else running.set()
 
     def prove():
         with cancel.scope():
@@ -315,10 +307,10 @@ def test_a_cancelled_search_stops_at_its_next_node():
 
     worker = threading.Thread(target=prove)
     worker.start()
-    time.sleep(1.0)
-    assert not outcome, "the proof ended too soon to be stopped"
+    assert running.wait(PATIENCE) and not outcome, "the proof never reported progress"
     cancel.cancel()
-    worker.join(10)
+    worker.join(PATIENCE)
     assert not worker.is_alive() and outcome == ["stopped"]
+    live.progress = None
     after = live.choose(state.candidate_positions, state.history, 0.05)  # not stopped by the old cancel
     assert after is None or after.candidates == state.remaining

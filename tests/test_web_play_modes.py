@@ -11,22 +11,15 @@ from datetime import date
 import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
-from fastapi.testclient import TestClient  # noqa: E402
 
 from solver.analysis.daily import daily  # noqa: E402
 from solver.analysis.hider import HiderError, hide, hider_answer  # noqa: E402
 from solver.core.registry import get_game  # noqa: E402
 from solver.games import wordle  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
 from solver.web.service import feedback_out  # noqa: E402
-from tests.test_web_api import assert_error  # noqa: E402
+from tests.helpers import assert_json_error  # noqa: E402
 
 SIZES = [(1280, 900), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
 
 
 # ----------------------------------------------------------------------------- the hider, in the library and the API
@@ -92,7 +85,7 @@ def test_api_hide(client):
     ({"variant": "normal3", "guesses": []}, "variant"),
 ])
 def test_api_hide_errors_name_the_field(client, body, field):
-    assert_error(client.post("/api/hide", json=body), 422, field)
+    assert_json_error(client.post("/api/hide", json=body), 422, field)
 
 
 def test_other_word_lengths_through_the_api(client):

@@ -9,7 +9,6 @@ import re
 import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
-from fastapi.testclient import TestClient  # noqa: E402
 
 from solver.analysis import boards as several  # noqa: E402
 from solver.analysis.review import review_boards  # noqa: E402
@@ -17,17 +16,11 @@ from solver.cli.review import board_lines  # noqa: E402
 from solver.core.registry import get_game  # noqa: E402
 from solver.games import wordle  # noqa: E402
 from solver.games.boards import SOLVED  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
-from tests.test_web_api import assert_error  # noqa: E402
+from tests.helpers import assert_json_error  # noqa: E402
 
 ANSWERS = ["PROXY", "FLOOR"]
 GUESSES = ["SALET", "CRONY", "FLOOR", "PROXY"]  # FLOOR solves board 2; on board 1 (PROXY known) it is not counted
 DORDLE = {"boards": 2, "answers": ANSWERS, "guesses": GUESSES}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app())
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +130,7 @@ def test_a_lost_dordle_and_a_quordle(client):
     ({"guesses": "SALET"}, "guesses", None),
 ])
 def test_boards_review_errors_name_the_field(client, body, field, words):
-    message = assert_error(client.post("/api/boards/review", json={**DORDLE, **body}), 422, field)
+    message = assert_json_error(client.post("/api/boards/review", json={**DORDLE, **body}), 422, field)
     assert words is None or words in message, message
 
 

@@ -19,6 +19,7 @@ pytest.importorskip("fastapi", reason="the web API needs the web extra: pip inst
 pytest.importorskip("uvicorn", reason="deduce serve needs the web extra: pip install '.[web]'")
 
 from solver.cli import serve as web
+from tests.helpers import free_port
 
 pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
 
@@ -27,15 +28,9 @@ HEADER_TIMEOUT, BODY_TIMEOUT, MAX_CONNECTIONS = 3, 1, 12
 GIVE_UP = 30.0  # seconds a test waits for the server to act: far past the limits (only reached when it never does)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
+    port = free_port(HOST)
     env = os.environ | {"DEDUCE_WEB_HEADER_TIMEOUT": str(HEADER_TIMEOUT), "DEDUCE_WEB_BODY_TIMEOUT": str(BODY_TIMEOUT),
                         "DEDUCE_WEB_MAX_CONNECTIONS": str(MAX_CONNECTIONS)}
     process = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--host", HOST, "--port", str(port)],
@@ -86,7 +81,8 @@ def exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
         return parse(read_all(sock))
 
 
-def one_line_error(body: bytes, words: str) -> str:
+def json_error_message(body: bytes, words: str) -> str:
+    """Return the message of the JSON error `body`, asserting it is one line holding `words`."""
     message = json.loads(body)["error"]["message"]
     assert "\n" not in message and words in message, message
     return message
@@ -121,7 +117,7 @@ def test_headers_that_trickle_are_cut_off(server):
     assert closed, "a connection trickling its headers stayed open"
     status, headers, body = parse(data)
     assert status == 408 and headers["connection"] == "close"
-    one_line_error(body, "headers did not arrive")
+    json_error_message(body, "headers did not arrive")
 
 
 def test_a_silent_connection_is_closed(server):
@@ -142,7 +138,7 @@ def test_a_stalled_or_oversized_body_is_refused_and_closed(server, length, statu
     assert closed, f"a connection whose body ({length} bytes announced) stalled stayed open"
     answered, headers, body = parse(data)
     assert answered == status and headers["connection"] == "close"
-    one_line_error(body, message)
+    json_error_message(body, message)
 
 
 def test_connections_over_the_limit_are_refused(server):
@@ -153,7 +149,7 @@ def test_connections_over_the_limit_are_refused(server):
         for sock in held:
             sock.close()
     assert status == 503 and int(headers["retry-after"]) >= 1
-    one_line_error(body, f"limit of {MAX_CONNECTIONS} connections")
+    json_error_message(body, f"limit of {MAX_CONNECTIONS} connections")
 
 
 @pytest.mark.parametrize("path", [b"/index.html/..", b"//evil.example/..", b"/api/games/"])

@@ -2,7 +2,6 @@
 both UIs, and the process-level promises (one-line errors, terminal detection, no Numba)."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -11,25 +10,15 @@ import sys
 import pytest
 
 from solver.games.wordlists import builtin_answers, builtin_guesses
-from solver.wordle_program.app import DEFAULT_SEED, Options, UsageError, resolve_options, run
+from solver.wordle_program.app import DEFAULT_SEED, Options, UsageError, resolve_options
 from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import State, compute_stats, load_state, parse_state
 from solver.wordle_program.rounds import InvalidGuess, Round, WordleError
 from solver.wordle_program.rustrand import shuffle
 from solver.wordle_program.terminal import RichUI
+from tests.helpers import keys, play_lines
 
 ACCEPTABLE = frozenset(builtin_guesses())
-
-
-def keys(**states: str) -> str:
-    """Return the 26-letter keyboard line with the given letters' states, X elsewhere."""
-    return "".join(states.get(chr(65 + i), "X") for i in range(26))
-
-
-def play_lines(argv: list[str], stdin: str, interactive: bool = False) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, io.StringIO(stdin), out, err, interactive=interactive)
-    return status, out.getvalue(), err.getvalue()
 
 
 # ----------------------------------------------------------------------------- rounds

@@ -6,7 +6,6 @@ file (one record per game with "answers"), and the errors. One board stays exact
 """
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
@@ -15,25 +14,17 @@ import pytest
 
 from solver.games.wordle import feedback
 from solver.games.wordlists import builtin_answers, builtin_guesses
-from solver.wordle_program.app import run
 from solver.wordle_program.records import compute_stats, load_state, parse_state
 from solver.wordle_program.rounds import MultiRound, WordleError, share_boards_text, share_text
 from solver.wordle_program.rustrand import shuffle
+from tests.helpers import plain, play_lines
 from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
 ANSWERS = builtin_answers()
 ACCEPTABLE = frozenset(builtin_guesses())
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9]+)*m")
 SQUARE = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}
 RANK = {"X": 0, "R": 1, "Y": 2, "G": 3}
-
-
-def play_lines(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """Return (status, stdout, stderr) of a test-mode run."""
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, io.StringIO(stdin), out, err, interactive=False)
-    return status, out.getvalue(), err.getvalue()
 
 
 # ----------------------------------------------------------------------------- the model
@@ -321,10 +312,6 @@ def test_share_boards_text_blocks_per_board():
 # ----------------------------------------------------------------------------- terminal
 
 
-
-
-def plain(text: str) -> str:
-    return ANSI.sub("", text)
 
 
 def no_colour_row(word: str, marks: str) -> str:

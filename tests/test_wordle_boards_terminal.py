@@ -9,9 +9,9 @@ import pytest
 
 from solver.games.wordle import feedback
 from solver.wordle_program.rounds import MultiRound, board_game_name, share_boards_text
+from tests.helpers import ANSI
 from tests.terminal import colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WORDS = ["crane", "sloth", "pilot", "badge"]
 PLAIN_MARK = {"G": "=", "Y": "+", "R": ".", "X": " "}
 

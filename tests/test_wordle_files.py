@@ -1,14 +1,17 @@
-"""The files the `wordle` program reads: bounded (regular files under a size cap), deep nesting
-reported as invalid JSON, long input quoted as a short excerpt; the state file compact and quick
-to load."""
+"""The files the `wordle` program reads and writes: bounded reads (regular files under a size cap), deep
+nesting reported as invalid JSON, long input quoted as a short excerpt; the state file compact and quick
+to load, never written larger than it may be read, saved whole or not at all (a full disk, SIGTERM during
+the save, the leftovers of a killed run), and text that is not Unicode in it a one-line data error."""
 from __future__ import annotations
 
 import gc
-import io
 import json
 import os
+import pathlib
+import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
@@ -17,21 +20,10 @@ from hypothesis import strategies as st
 
 from solver.core import limits
 from solver.games.wordlists import builtin_guesses
-from solver.wordle_program.app import run
+from solver.wordle_program import records
 from solver.wordle_program.records import State, load_state, parse_state
 from solver.wordle_program.rounds import WordleError
-
-
-def play_lines(argv: list[str], stdin: str = "crane\n") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, io.StringIO(stdin), out, err, interactive=False)
-    return status, out.getvalue(), err.getvalue()
-
-
-def one_line_error(err: str, fragment: str) -> None:
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], err[:500]
-    assert len(lines[0]) < 300, lines[0][:500]
+from tests.helpers import NO_SPACE, dead_pid, folder_names, one_line_error, play_lines
 
 
 def sparse_file(path, size: int):
@@ -48,9 +40,9 @@ def sparse_file(path, size: int):
 def test_devices_are_refused(option, device):
     if not os.path.exists(device):
         pytest.skip(f"no {device}")
-    status, out, err = play_lines(["-w", "crane", option, device])
+    status, out, err = play_lines(["-w", "crane", option, device], "crane\n")
     assert status == 1 and out == ""
-    one_line_error(err, f"{device}: it is a character device, not a regular file")
+    assert len(one_line_error(err, f"{device}: it is a character device, not a regular file")) < 300
 
 
 @pytest.mark.parametrize("option", ["-S", "-f", "-a", "-c"])
@@ -62,7 +54,7 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
     result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane", option, str(fifo)],
                             input=b"crane\n", capture_output=True, timeout=60)
     assert result.returncode == 1 and result.stdout == b""
-    one_line_error(result.stderr.decode(), "it is a FIFO, not a regular file")
+    assert len(one_line_error(result.stderr.decode(), "it is a FIFO, not a regular file")) < 300
 
 
 @pytest.mark.parametrize("option, size, message", [
@@ -72,9 +64,9 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
 ])
 def test_files_over_their_cap_are_refused(tmp_path, option, size, message):
     path = sparse_file(tmp_path / "big", size)
-    status, out, err = play_lines(["-w", "crane", option, str(path)])
+    status, out, err = play_lines(["-w", "crane", option, str(path)], "crane\n")
     assert status == 1 and out == ""
-    one_line_error(err, message)
+    assert len(one_line_error(err, message)) < 300
 
 
 @pytest.mark.parametrize("option", ["-S", "-c"])
@@ -82,32 +74,32 @@ def test_files_over_their_cap_are_refused(tmp_path, option, size, message):
 def test_deep_nesting_is_invalid_json(tmp_path, option, text):
     path = tmp_path / "deep.json"
     path.write_text(text)
-    status, out, err = play_lines(["-w", "crane", option, str(path)])
+    status, out, err = play_lines(["-w", "crane", option, str(path)], "crane\n")
     assert status == 1 and out == ""
-    one_line_error(err, "is not valid JSON: nested too deeply")
+    assert len(one_line_error(err, "is not valid JSON: nested too deeply")) < 300
     assert path.read_text() == text
 
 
 def test_long_input_is_quoted_as_an_excerpt(tmp_path):
     word_list = tmp_path / "one.txt"
     word_list.write_text("B" * 5_000_000 + "\n")
-    status, _, err = play_lines(["-w", "crane", "-f", str(word_list)])
+    status, _, err = play_lines(["-w", "crane", "-f", str(word_list)], "crane\n")
     assert status == 1
-    one_line_error(err, "(5000000 characters)")
-    status, _, err = play_lines(["-w", "x" * 100_000])
+    assert len(one_line_error(err, "(5000000 characters)")) < 300
+    status, _, err = play_lines(["-w", "x" * 100_000], "crane\n")
     assert status == 1
-    one_line_error(err, "(100000 characters)")
+    assert len(one_line_error(err, "(100000 characters)")) < 300
     status, _, err = play_lines([], "y" * 1_000_000 + "\n")  # the answer read from standard input
     assert status == 1
-    one_line_error(err, "(1000000 characters)")
+    assert len(one_line_error(err, "(1000000 characters)")) < 300
 
 
 def test_config_key_is_quoted_as_an_excerpt(tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"k" * 100_000: 1}))
-    status, _, err = play_lines(["-c", str(config)])
+    status, _, err = play_lines(["-c", str(config)], "crane\n")
     assert status == 1
-    one_line_error(err, "unknown key 'kkkk")
+    assert len(one_line_error(err, "unknown key 'kkkk")) < 300
 
 
 # ----------------------------------------------------------------------------- the state file
@@ -116,7 +108,7 @@ def test_config_key_is_quoted_as_an_excerpt(tmp_path):
 def test_state_file_is_written_compactly(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"total_rounds": 1, "games": [{"answer": "POSER", "guesses": ["CRANE", "POSER"]}]}, indent=2))
-    assert play_lines(["-w", "crane", "-S", str(path)])[0] == 0
+    assert play_lines(["-w", "crane", "-S", str(path)], "crane\n")[0] == 0
     text = path.read_text()
     assert text == ('{"total_rounds":2,"games":[{"answer":"POSER","guesses":["CRANE","POSER"]},'
                     '{"answer":"CRANE","guesses":["CRANE"]}]}\n')
@@ -191,7 +183,7 @@ def test_state_validation_matches_the_rules(games):
 
 @pytest.mark.parametrize("argv", [["-r", "-s", "9" * 5000], ["-r", "-d", "x" * 5000], ["-w", "crane", "-S", "s" * 5000]])
 def test_long_arguments_are_quoted_as_excerpts(argv):
-    status, out, err = play_lines(argv)
+    status, out, err = play_lines(argv, "crane\n")
     assert status in (1, 2) and out == ""
     assert len(err.splitlines()) == 1 and len(err) < 300, err[:500]
 
@@ -248,3 +240,102 @@ def test_a_state_file_starting_with_a_byte_order_mark_is_read(tmp_path):
     marked.write_text('{"total_rounds": 0, "games": []}', encoding="utf-8-sig")
     assert marked.read_bytes().startswith(b"\xef\xbb\xbf")
     assert load_state(marked) == load_state(plain)
+
+
+# ----------------------------------------------------------------------------- saving the state file
+
+def test_the_state_file_on_a_full_disk_is_named(tmp_path, full_disk):
+    state = tmp_path / "state.json"
+    state.write_text('{"total_rounds":0,"games":[]}')
+    status, _, err = play_lines(["-w", "crane", "-S", str(state)], "crane\n")
+    assert status == 1 and err.strip() == f"error: cannot write state file {state}: {NO_SPACE}"
+    assert state.read_text() == '{"total_rounds":0,"games":[]}' and folder_names(tmp_path) == ["state.json"]
+
+
+def test_wordle_removes_what_a_killed_run_left_when_it_starts(tmp_path):
+    state = tmp_path / "state.json"
+    state.write_text('{"total_rounds":0,"games":[]}')
+    leftover = tmp_path / f".state.json.{dead_pid()}.abcd_123.tmp"
+    leftover.write_text("x" * 1000)
+    play_lines(["-w", "crane", "-S", str(state)], stdin="")  # no game played
+    assert not leftover.exists() and folder_names(tmp_path) == ["state.json"]
+
+
+SAVE_BLOCKED = """
+import pathlib, sys
+from solver.wordle_program import app
+
+fifo = sys.argv[1]
+original = pathlib.Path.write_text
+
+def write_text(self, data, *args, **kwargs):  # the save: half written, then a slow disk (a FIFO nobody opens)
+    if self.name.endswith(".tmp"):
+        original(self, data[: len(data) // 2], *args, **kwargs)
+        print("saving", self, file=sys.stderr, flush=True)
+        open(fifo).read()
+    return original(self, data, *args, **kwargs)
+
+pathlib.Path.write_text = write_text
+sys.argv = ["wordle", "-w", "crane", "-S", sys.argv[2]]
+app.main()
+"""
+
+
+def test_sigterm_during_a_save_leaves_the_old_state_and_no_temporary(tmp_path):
+    state = tmp_path / "state.json"
+    old = '{"total_rounds":1,"games":[{"answer":"SLATE","guesses":["SLATE"]}]}'
+    state.write_text(old)
+    fifo = tmp_path.parent / f"{tmp_path.name}.fifo"
+    os.mkfifo(fifo)
+    try:
+        program = subprocess.Popen([sys.executable, "-c", textwrap.dedent(SAVE_BLOCKED), str(fifo), str(state)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        program.stdin.write("crane\n")
+        program.stdin.close()
+        line = program.stderr.readline()  # the save has begun: the temporary file is there
+        assert line.startswith("saving "), line + program.stderr.read()
+        temporary = pathlib.Path(line.split(" ", 1)[1].strip())
+        assert temporary.exists() and temporary.parent == tmp_path
+        program.send_signal(signal.SIGTERM)
+        rest = program.stderr.read()
+        assert program.wait(timeout=60) == 128 + signal.SIGTERM
+        assert rest.strip() == "error: terminated"
+        assert state.read_text() == old and folder_names(tmp_path) == ["state.json"]  # no temporary, no lock file
+    finally:
+        fifo.unlink()
+
+
+def test_the_state_file_is_never_written_larger_than_it_is_read(tmp_path, monkeypatch):
+    state = tmp_path / "state.json"
+    status, _, _ = play_lines(["-w", "crane", "-S", str(state)], "crane\n")
+    assert status == 0
+    one_game = len(state.read_bytes())
+    monkeypatch.setattr(records, "STATE_LIMIT", one_game + 10)  # room for the file, not for another game
+    before = state.read_text()
+    status, _, err = play_lines(["-w", "crane", "-S", str(state)], "crane\n")
+    assert status == 1 and len(err.splitlines()) == 1
+    assert f"state file {state} would be" in err and f"more than the {one_game + 10} bytes a state file may be" in err
+    assert state.read_text() == before and folder_names(tmp_path) == ["state.json"]
+    assert load_state(state).total_rounds == 1  # what is there can still be read
+
+
+@pytest.mark.parametrize("game, key", [
+    ('{"answer":"CRANE","guesses":["\\ud800","CRANE"]}', "guesses"),
+    ('{"answer":"\\udfff","guesses":["CRANE"]}', "answer"),
+    ('{"answers":["CRANE","\\uDBFF"],"guesses":["CRANE"]}', "answers"),
+])
+def test_a_lone_surrogate_in_the_state_file_is_a_one_line_data_error(tmp_path, game, key):
+    state = tmp_path / "state.json"
+    state.write_text(f'{{"total_rounds":1,"games":[{game}]}}')
+    done = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane", "-t", "-S", str(state)],
+                          input="crane\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f'error: state file {state}: game 1: "{key}" holds')
+    assert "internal error" not in done.stderr
+
+
+def test_a_surrogate_pair_is_text():
+    text = json.dumps({"games": [{"answer": "CRANE", "guesses": ["\U0001f600", "CRANE"]}]})  # "\ud83d\ude00"
+    assert "\\ud83d" in text
+    assert records.parse_state(text).games[0]["guesses"][0] == "\U0001f600"

@@ -26,9 +26,9 @@ from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import State, compute_stats
 from solver.wordle_program.rounds import Round, share_text
 from solver.wordle_program.terminal import RichUI, bar_lengths
+from tests.helpers import ANSI, keys, plain
 from tests.terminal import FakeTerminal, colour_terminal, play_terminal  # noqa: F401 (colour_terminal: an autouse fixture)
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # SGR parameters that set a colour: 30-39/40-49 (38/48 extended), 90-97/100-107 bright
 COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9]+)*m")
 SQUARE = {"G": "\U0001F7E9", "Y": "\U0001F7E8", "R": "\u2B1B"}  # the original's dark theme
@@ -49,10 +49,6 @@ WIN_2 = ("CRANE", ["SLATE", "CRANE"])
 WIN_3 = ("CRANE", ["SLATE", "TRACE", "CRANE"])
 WIN_4 = ("CRANE", ["SLATE", "TRACE", "BRACE", "CRANE"])
 LOSS = ("TITAN", ["SLATE", "CRANE", "BRAKE", "FLAME", "PLACE", "GRACE"])
-
-
-def plain(text: str) -> str:
-    return ANSI.sub("", text)
 
 
 def stats_blocks(output: str) -> list[tuple[dict[str, int], list[str]]]:
@@ -304,11 +300,6 @@ def test_no_escape_codes_when_output_is_not_a_terminal():
     out, err = io.StringIO(), io.StringIO()  # the terminal UI forced, but the output is a plain file
     assert run(["-t"], io.StringIO(games_input(WIN_3, LOSS)), out, err, interactive=True) == 0
     assert "\x1b" not in out.getvalue() and len(stats_blocks(out.getvalue())) == 2
-
-
-def keys(**states: str) -> str:
-    """Return the 26-letter keyboard line with the given letters' states, X elsewhere."""
-    return "".join(states.get(chr(65 + i), "X") for i in range(26))
 
 
 def test_test_mode_output_is_unchanged():
