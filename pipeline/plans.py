@@ -2,7 +2,7 @@
 figures it is checked against (`deduce tables` reads these; `pipeline.rebuild` runs them)."""
 from __future__ import annotations
 
-from pipeline.builders.exact_tree import WORST_WORK, Plan
+from pipeline.builders.exact_tree import WORST_WORK, Fallback, Plan, Polish, Refine, Rescan, Split, WorstFirst
 from pipeline.builders.greedy_tree import GreedyOptions
 from pipeline.builders.pooled_tree import PooledPlan
 from solver.core.search.searcher import SearchOptions
@@ -50,15 +50,16 @@ EXACT_PLANS: dict[tuple[str, str], Plan] = {
     # every word an answer: a proof is beyond reach, so a top-k search widened where none of the k finishes,
     # then refined (docs, "Trees", "Every word a possible answer")
     ("wordle", "normal-all-words"): Plan(SearchOptions(mode="top-k", k=30, widen=1, max_guesses=6), opener="LANTS",
-                                         bound_seconds=2, refine_k=(100,), refine_size=400, refine_split=12,
+                                         bound_seconds=2, refine=Refine(k=(100,), size=400, split=12),
                                          sources={"opener": SELBY_LANTS}),
     # hard mode with every word: within 7 guesses (6 cannot be guaranteed), from the opener of this project's
     # ranking; the split class, refine, polish and rescan steps each lowered the total (docs, the same section)
     ("wordle", "hard-all-words"): Plan(SearchOptions(mode="top-k", k=5, widen=8, max_guesses=7), opener="THUMP",
-                                       bound_seconds=2, widen_work=10**10, fallback_widen=2, split_size=2000,
-                                       split_tries=1, refine_k=(50, 400), refine_size=1000, polish_k=400,
-                                       polish_size=(3, 300), polish_work=10**9, rescan_size=1200, rescan_margin=50,
-                                       rescan_work=10**9, sources={"opener": RANKING_HARD_ALL}),
+                                       bound_seconds=2, fallback=Fallback(work=10**10, widen=2),
+                                       split=Split(size=2000, tries=1), refine=Refine(k=(50, 400), size=1000),
+                                       polish=Polish(k=400, size=(3, 300), work=10**9),
+                                       rescan=Rescan(size=1200, margin=50, work=10**9),
+                                       sources={"opener": RANKING_HARD_ALL}),
     ("mastermind", "default"): Plan(SearchOptions(max_guesses=8)),
     ("bulls", "default"): Plan(SearchOptions(max_guesses=7, symmetry_levels=3), seed_k=20),
     # battleship: top-k, an upper bound; the game's optimum is bounded from below over every first guess
@@ -81,10 +82,10 @@ HARD_WORST_WORK = {4: 60_000_000_000, 6: None}
 # 4 letters: each "one fewer?" first looks for a first guess that does (`worst_case.finishing_opener`)
 HARD_FIND_WORK = {4: 40_000_000_000}
 EXACT_PLANS.update({("wordle", f"hard{size}"): Plan(SearchOptions(mode="top-k", k=10, max_guesses=15),
-                                                    root_k=0 if size == 4 else 3, bound_seconds=2, worst_first=True,
-                                                    worst_work=HARD_WORST_WORK.get(size, WORST_WORK),
-                                                    worst_widen=2 if size == 4 else 0,
-                                                    worst_find_work=HARD_FIND_WORK.get(size, 0))
+                                                    root_k=0 if size == 4 else 3, bound_seconds=2,
+                                                    worst=WorstFirst(work=HARD_WORST_WORK.get(size, WORST_WORK),
+                                                                     widen=2 if size == 4 else 0,
+                                                                     find_work=HARD_FIND_WORK.get(size, 0)))
                     for size in (4, 6, 7, 8, 9)})
 # Card games whose classes below a fixed opener are searched top-k over pools of guesses
 # (`pipeline.builders.pooled_tree`): n4 is too large for a feedback table. Within 6 guesses; the openers:

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.builders.exact_tree import Plan, build, checkpoint_dir, solve_class, solve_node
+from pipeline.builders.exact_tree import (Fallback, Plan, Polish, Refine, Rescan, Split, WorstFirst, build, checkpoint_dir,
+                                          solve_class, solve_node)
 from pipeline.builders.worst_case import NoTreeWithin, finishing_opener, least_worst_case, three_suffice
 from solver.core import scoring
 from solver.core.search import kernel
@@ -447,8 +448,8 @@ def test_worst_first_plan_keeps_the_least_worst_case(tmp_path, widen):
     game = SMALL_GAMES["wordle-ight-hard"]()
     table = scoring.feedback_table(game)
     least = least_worst_case(game, table, 8).guesses
-    plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst_first=True, bound_seconds=0.1,
-                worst_widen=widen)
+    plan = Plan(SearchOptions(mode="top-k", k=1, max_guesses=8), root_k=1, worst=WorstFirst(widen=widen),
+                bound_seconds=0.1)
     assert plan.describe().endswith("-worstfirst" + ("-widen1" if widen else ""))
     built = build(game, table, plan, jobs=1, folder=tmp_path)
     assert built.worst.guesses == least and max(built.nodes.depth) + 1 == least
@@ -457,11 +458,11 @@ def test_worst_first_plan_keeps_the_least_worst_case(tmp_path, widen):
 
 def test_refined_classes_take_the_best_tree_of_each_k():
     # a root class above its proven bound (no time to raise it: the counting bound) is searched again
-    # with each k of refine_k: its value is the least of the k's own values, and its tree totals it
+    # with each k of Refine.k: its value is the least of the k's own values, and its tree totals it
     game = mastermind.game(4, 5)
     table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, max_guesses=6, order="entropy"), opener="1122", bound_seconds=0)
-    refined = replace(plain, refine_k=(2, 6), refine_size=200)
+    refined = replace(plain, refine=Refine(k=(2, 6), size=200))
     assert refined.describe().endswith("-refine2+6upto200")
     root = game.index_of("1122")
     groups = Searcher(game, table, SearchOptions(memo_bits=10)).split(root, np.arange(game.n_targets))
@@ -494,7 +495,7 @@ def _replayed_total(game, table, nodes, group) -> int:
 @pytest.mark.parametrize("name", ["mastermind", "wordle-hard"])
 def test_polished_classes_keep_their_first_guess_and_never_lose(name):
     # each node below a class's first guess searched again on its own with more leading guesses
-    # (`Plan.polish_k`): the class keeps its first guess, its value never rises, and the tree it returns
+    # (`Plan.polish`): the class keeps its first guess, its value never rises, and the tree it returns
     # replays to that value within the guesses (hard mode: the polished subtrees' guesses are allowed)
     if name == "mastermind":
         game, opener, r = mastermind.game(4, 5), "1122", 6
@@ -505,7 +506,7 @@ def test_polished_classes_keep_their_first_guess_and_never_lose(name):
     table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, widen=r, max_guesses=r, order="entropy"), opener=opener,
                  bound_seconds=0)
-    polished = replace(plain, polish_k=8, polish_size=(3, 500), polish_work=10**9)
+    polished = replace(plain, polish=Polish(k=8, size=(3, 500), work=10**9))
     assert polished.describe().endswith("-polish8-3to500-work1e09")
     root = game.index_of(opener)
     gained = 0
@@ -535,8 +536,8 @@ def test_polished_classes_keep_their_first_guess_and_never_lose(name):
 
 @pytest.mark.parametrize("name", ["mastermind", "wordle-hard"])
 def test_rescanned_classes_never_lose_and_replay(name):
-    # each allowed guess of a solved class valued as its first guess (`Plan.rescan_size`, with the cut-off
-    # of its value + `rescan_margin`): its value never rises, the tree it returns replays to that value
+    # each allowed guess of a solved class valued as its first guess (`Plan.rescan`, with the cut-off
+    # of its value + `Rescan.margin`): its value never rises, the tree it returns replays to that value
     # within the guesses
     if name == "mastermind":
         game, opener, r = mastermind.game(4, 4), "1122", 6
@@ -547,10 +548,10 @@ def test_rescanned_classes_never_lose_and_replay(name):
     table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, widen=1, max_guesses=r, order="entropy"), opener=opener,
                  bound_seconds=0)
-    rescanned = replace(plain, rescan_size=10**6, rescan_margin=10**6)
+    rescanned = replace(plain, rescan=Rescan(size=10**6, margin=10**6))
     assert "-rescan1000000+1000000" in rescanned.describe() and "rescan" not in plain.describe()
-    polished = replace(rescanned, rescan_margin=5, polish_k=8, polish_size=(3, 500), polish_work=10**9)
-    limited = replace(polished, rescan_work=2000)  # some first guesses given up on
+    polished = replace(rescanned, rescan=Rescan(size=10**6, margin=5), polish=Polish(k=8, size=(3, 500), work=10**9))
+    limited = replace(polished, rescan=Rescan(size=10**6, margin=5, work=2000))  # some first guesses given up on
     assert limited.describe().endswith(polished.describe()[polished.describe().index("-polish"):])
     assert "-rescan1000000+5-work2e03" in limited.describe() and "-work2e03" not in polished.describe()
     root = game.index_of(opener)
@@ -622,7 +623,7 @@ def test_misjudged_classes_are_searched_again_from_their_most_splitting_guesses(
     table = scoring.feedback_table(game)
     plain = Plan(SearchOptions(mode="top-k", k=1, widen=1, max_guesses=6, memo_bits=12), opener="BETTY",
                  bound_seconds=0)
-    refined = replace(plain, refine_split=8)
+    refined = replace(plain, refine=Refine(split=8))
     assert refined.describe().endswith("-split8")
     root = game.index_of("BETTY")
     searcher = Searcher(game, table, SearchOptions(memo_bits=10))
@@ -648,12 +649,12 @@ def test_misjudged_classes_are_searched_again_from_their_most_splitting_guesses(
 @pytest.mark.parametrize("name", ["wordle-30+30", "wordle-30-hard", "mastermind-3x3"])
 def test_a_class_out_of_widening_work_is_searched_widened_less(name):
     # every level widened within a work budget: a class that runs out of it (here: any class needing a
-    # full scoring pass) gets the value of the search widened `fallback_widen` levels; a budget no class
+    # full scoring pass) gets the value of the search widened `Fallback.widen` levels; a budget no class
     # reaches changes nothing
     game = SMALL_GAMES[name]()
     table = scoring.feedback_table(game)
     deep = Plan(SearchOptions(mode="top-k", k=1, widen=6, max_guesses=6, memo_bits=12), bound_seconds=0)
-    limited, ample = replace(deep, widen_work=1, fallback_widen=1), replace(deep, widen_work=10**12)
+    limited, ample = replace(deep, fallback=Fallback(work=1, widen=1)), replace(deep, fallback=Fallback(work=10**12))
     assert limited.describe().endswith("-widenwork1e00-then1")
     searcher = Searcher(game, table, SearchOptions(memo_bits=10))
     positions = np.arange(game.n_targets)
@@ -691,7 +692,7 @@ def test_a_large_class_is_solved_below_the_first_guesses_its_probes_do_not_refut
     game = ares_ills_hard()
     table = scoring.feedback_table(game)
     plan = Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=8, memo_bits=14), opener="CHOMP",
-                bound_seconds=0, split_size=20, split_tries=3, split_probe_work=(10**6, 10**10))
+                bound_seconds=0, split=Split(size=20, tries=3, probe_work=(10**6, 10**10)))
     assert plan.describe().endswith("-below20-tries3-probe1e06+1e10")
     built = build(game, table, plan, jobs=1, folder=tmp_path)
     nodes = built.nodes

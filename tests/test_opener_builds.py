@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pipeline.builders import exact_tree
-from pipeline.builders.exact_tree import ClassesGivenUp, Plan, build, checkpoint_dir, finished_classes
+from pipeline.builders.exact_tree import ClassesGivenUp, Plan, Polish, Rescan, build, checkpoint_dir, finished_classes
 from pipeline.builders.opener_builds import (build_openers, main, ranking_plan, screen_openers, stopped_build,
                                           write_csv, write_stopped_csv)
 from pipeline.plans import EXACT_PLANS
@@ -18,15 +18,16 @@ from tests import exhaustive
 
 
 def small_plan() -> Plan:
-    return Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=6), bound_seconds=0, polish_k=4,
-                polish_size=(3, 50), polish_work=10**8, rescan_size=100, rescan_margin=3, sources={"opener": "someone"})
+    return Plan(SearchOptions(mode="top-k", k=2, widen=1, max_guesses=6), bound_seconds=0,
+                polish=Polish(k=4, size=(3, 50), work=10**8), rescan=Rescan(size=100, margin=3),
+                sources={"opener": "someone"})
 
 
 def test_ranking_plan_changes_the_opener_and_only_the_steps_named():
     plan = small_plan()
     each = ranking_plan(plan, "ABCDE", ("rescan",))
-    assert each.opener == "ABCDE" and each.sources == {} and each.rescan_size == 0
-    assert each.polish_k == plan.polish_k and each.options == plan.options
+    assert each.opener == "ABCDE" and each.sources == {} and each.rescan == Rescan()
+    assert each.polish == plan.polish and each.options == plan.options
     assert "rescan" not in each.describe() and "-polish4" in each.describe()
     with pytest.raises(ValueError, match="unknown step 'prune'"):
         ranking_plan(plan, "ABCDE", ("prune",))

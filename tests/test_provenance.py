@@ -137,7 +137,7 @@ def test_the_code_version_counts_statements_not_comments_or_docstrings(tmp_path)
 
 def test_sources_are_provenance_not_strategy():
     plan = EXACT_PLANS[("wordle", "hard-all-words")]
-    assert set(plan.sources) == {"opener"} and not plan.split_first  # the second guesses are the search's
+    assert set(plan.sources) == {"opener"} and not plan.split.first  # the second guesses are the search's
     bare = replace(plan, sources={})
     assert bare.describe() == plan.describe() and bare == plan
     assert source_metadata(plan) == {"opener_source": plan.sources["opener"]}

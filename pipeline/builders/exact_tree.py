@@ -52,86 +52,158 @@ def _worst_work_text(work: int | None) -> str:
     return "" if work == WORST_WORK else f"-worstwork{work:.0e}".replace("e+", "e")
 
 
+def _pairs(work: int) -> str:
+    """Return a count of pairs as the strategy text writes it (1e09)."""
+    return f"{work:.0e}".replace("e+", "e")
+
+
+@dataclass(frozen=True)
+class WorstFirst:
+    """The worst case first: the tree keeps to the game's least worst case (`worst_case`: proven over every
+    first guess within `work` pairs scored, an upper bound from a top-k search otherwise; at most the
+    options' max_guesses), then the least total within it (the first guess: the plan's, else the best of its
+    root_k leading ones and the one that search found, else that one); every level of a top-k search is
+    widened, so no set that some guess finishes in time is given up on."""
+
+    work: int | None = WORST_WORK  # None: no limit
+    # levels of the tree search widened (0: all); a class that no tree of that search finishes in time is
+    # searched again with one more, until one does
+    widen: int = 0
+    # each "one fewer?" first looks for a first guess that does, within this many pairs
+    # (`worst_case.finishing_opener`; 0: not)
+    find_work: int = 0
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings."""
+        return ("-worstfirst" + (f"-widen{self.widen}" if self.widen else "") + _worst_work_text(self.work)
+                + (f"-find{_pairs(self.find_work)}" if self.find_work else ""))
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """Top-k only: a class whose search scores more than `work` (guess, target) pairs with the options'
+    widening is searched again widened `widen` levels (more only where it gives up): deep widening gains
+    where it is cheap and explodes on a few classes."""
+
+    work: int = 0  # 0: no limit
+    widen: int = 2
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings ('' when off)."""
+        return f"-widenwork{self.work:.0e}-then{self.widen}".replace("+", "") if self.work else ""
+
+
+@dataclass(frozen=True)
+class Refine:
+    """Top-k only: a root class of at most `size` targets whose value stays above its proven lower bound is
+    searched again with each k of `k`, the best tree kept (top-k is not monotone in k: which guesses are a
+    node's k best depends on the cut-off it is reached with); a root class whose best guess is not among
+    its k leading ones (none of them finished it: the order misjudges the set) is searched again from each
+    of its `split` guesses with the most classes (`Searcher.splitting_guesses`), every level widened, the
+    best tree kept."""
+
+    k: tuple[int, ...] = ()
+    size: int = 0
+    split: int = 0
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings ('' when off)."""
+        text = f"-refine{'+'.join(map(str, self.k))}upto{self.size}" if self.k else ""
+        return text + (f"-split{self.split}" if self.split else "")
+
+
+@dataclass(frozen=True)
+class Split:
+    """Top-k only: a root class of more than `size` targets is solved below a first guess of its own
+    (`split_class`): its allowed guesses probed for feasibility, most classes first, within probe_work[0]
+    pairs each, those not refuted again within probe_work[1]; the first `tries` not refuted each valued
+    class by class (a task per class; one that cannot be finished replaced by the next), the best kept."""
+
+    size: int = 0  # 0: never
+    tries: int = 2
+    probe_work: tuple[int, int] = (1_000_000_000, 20_000_000_000)
+    first: tuple[tuple[str, str], ...] = ()  # (feedback of a split class to the opener, its first guess): unprobed
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings ('' when off)."""
+        if not self.size:
+            return ""
+        work = "+".join(_pairs(w) for w in self.probe_work)
+        return (f"-below{self.size}-tries{self.tries}-probe{work}"
+                + "".join(f"-{marks}{guess}" for marks, guess in self.first))
+
+
+@dataclass(frozen=True)
+class Polish:
+    """Top-k only: once a class (a root class, or a class below a split class's first guess) is solved, each
+    node of its tree below its first guess holding size[0] to size[1] targets is searched again on its own,
+    with the `k` leading guesses of each node, every level widened, within `work` pairs (given up, the
+    subtree kept, beyond), deepest first; a better subtree replaces the one grown (top-k is not monotone: a
+    node searched on its own, without the cut-offs of the search above it, can find a tree that the class's
+    search missed); with `Refine.k`, each k's own tree (searched without the cut-off of the best so far)
+    is polished too, the best polished tree kept."""
+
+    k: int = 0  # 0: never
+    size: tuple[int, int] = (3, 0)
+    work: int = 0
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings ('' when off)."""
+        return f"-polish{self.k}-{self.size[0]}to{self.size[1]}-work{_pairs(self.work)}" if self.k else ""
+
+
+@dataclass(frozen=True)
+class Rescan:
+    """Top-k only: once a class of at most `size` targets is solved (after refine and polish) and its value
+    stays above its lower bound, each of its allowed guesses is valued as its first guess (the plan's
+    search, with the cut-off of its value + `margin`: top-k is not monotone in the cut-off, and a first
+    guess valued against the cut-off of the best so far can be misjudged), the better trees grown (and
+    polished with `Polish.k`) and the best kept; each first guess within `work` pairs (given up beyond: a
+    few guesses that cannot finish cost most of a scan)."""
+
+    size: int = 0  # 0: never
+    margin: int = 0
+    work: int = 0  # 0: no limit
+
+    def describe(self) -> str:
+        """Return the strategy text of these settings ('' when off)."""
+        if not self.size:
+            return ""
+        return f"-rescan{self.size}+{self.margin}" + (f"-work{_pairs(self.work)}" if self.work else "")
+
+
 @dataclass(frozen=True)
 class Plan:
-    """What to build: a fixed first guess (or None: search it) and the search options."""
+    """What to build: a fixed first guess (or None: search it), the search options, and the settings of
+    each further step (each group off by default; the top-k ones apply to top-k searches only)."""
 
     options: SearchOptions
     opener: str | None = None
-    bound_seconds: float = 60.0  # top-k only: time spent raising the proven lower bound per class
-    # prove mode: first find each class's top-`seed_k` value (an upper bound, fast), then prove
-    # with that bound as the cut-off; 0: prove with no cut-off
-    seed_k: int = 0
-    # a root class with at least this share of the targets is solved by many tasks (`fanout`)
-    fanout_share: float = 0.2
-    # also certify a lower bound of the whole game's optimum, over every first guess (`bounds`):
-    # for a tree that is not proven for the game (a fixed opener, or top-k)
-    game_bound: bool = False
-    # (total, source) of a published optimum over every first guess that the opener's proven total must
-    # equal: the tree is then optimal for the game by that publication (metadata `game_optimum`)
-    published: tuple[int, str] | None = None
     # no opener: the first guess is the best of the `root_k` best by the search's order (each valued
     # by the plan's search below it) instead of the best of every first guess; 0: every first guess
     root_k: int = 0
-    # the worst case first: the tree keeps to the game's least worst case (`depth`: proven over every
-    # first guess within `worst_work` pairs scored, an upper bound from a top-k search otherwise; at
-    # most options.max_guesses), then the least total within it (the first guess: the plan's, else
-    # the best of its root_k leading ones and the one that search found, else that one); every level
-    # of a top-k search is widened, so no set that some guess finishes in time is given up on
-    worst_first: bool = False
-    worst_work: int | None = WORST_WORK  # None: no limit
-    worst_widen: int = 0  # levels of the worst-first tree search widened (0: all); a class that no tree
-    # of that search finishes in time is searched again with one more, until one does
-    worst_find_work: int = 0  # each "one fewer?" first looks for a first guess that does, within this
-    # many pairs (`depth.finishing_opener`; 0: not)
-    # top-k only: a root class of at most `refine_size` targets whose value stays above its proven
-    # lower bound is searched again with each k of `refine_k`, the best tree kept (top-k is not monotone
-    # in k: which guesses are a node's k best depends on the cut-off it is reached with)
-    refine_k: tuple[int, ...] = ()
-    refine_size: int = 0
-    # top-k only: a root class whose best guess is not among its k leading ones (none of them finished
-    # it: the order misjudges the set) is searched again from each of its `refine_split` guesses with
-    # the most classes (`Searcher.splitting_guesses`), every level widened, the best tree kept
-    refine_split: int = 0
-    # top-k only: a root class whose search scores more than `widen_work` (guess, target) pairs with the
-    # options' widening is searched again widened `fallback_widen` levels (more only where it gives up):
-    # deep widening gains where it is cheap and explodes on a few classes (0: no limit)
-    widen_work: int = 0
-    fallback_widen: int = 2
-    # top-k only: a root class of more than `split_size` targets is solved below a first guess of its own
-    # (`split`): its allowed guesses probed for feasibility, most classes first, within split_probe_work[0]
-    # pairs each, those not refuted again within split_probe_work[1]; the first `split_tries` not refuted
-    # each valued class by class (a task per class; one that cannot be finished replaced by the next),
-    # the best kept (0: never)
-    split_size: int = 0
-    split_tries: int = 2
-    split_probe_work: tuple[int, int] = (1_000_000_000, 20_000_000_000)
-    # (feedback of a split class to the opener, its first guess): that class plays that guess, unprobed
-    split_first: tuple[tuple[str, str], ...] = ()
-    # top-k only: once a class (a root class, or a class below a split class's first guess) is solved, each
-    # node of its tree below its first guess holding `polish_size[0]` to `polish_size[1]` targets is searched
-    # again on its own, with the `polish_k` leading guesses of each node, every level widened, within
-    # `polish_work` pairs (given up, the subtree kept, beyond), deepest first; a better subtree replaces the
-    # one grown (top-k is not monotone: a node searched on its own, without the cut-offs of the search
-    # above it, can find a tree that the class's search missed); with `refine_k`, each k's own tree (searched
-    # without the cut-off of the best so far) is polished too, the best polished tree kept (polish_k 0: never)
-    polish_k: int = 0
-    polish_size: tuple[int, int] = (3, 0)
-    polish_work: int = 0
-    # top-k only: once a class of at most `rescan_size` targets is solved (after refine and polish) and its
-    # value stays above its lower bound, each of its allowed guesses is valued as its first guess (the
-    # plan's search, with the cut-off of its value + `rescan_margin`: top-k is not monotone in the cut-off,
-    # and a first guess valued against the cut-off of the best so far can be misjudged), the better
-    # trees grown (and polished with `polish_k`) and the best kept (0: never); each first guess within
-    # `rescan_work` pairs (given up beyond: a few guesses that cannot finish cost most of a scan; 0: no limit)
-    rescan_size: int = 0
-    rescan_margin: int = 0
-    rescan_work: int = 0
+    # prove mode: first find each class's top-`seed_k` value (an upper bound, fast), then prove
+    # with that bound as the cut-off; 0: prove with no cut-off
+    seed_k: int = 0
+    bound_seconds: float = 60.0  # top-k only: time spent raising the proven lower bound per class
+    # a root class with at least this share of the targets is solved by many tasks (`fanout`)
+    fanout_share: float = 0.2
+    # what the tree is checked against: also certify a lower bound of the whole game's optimum, over every
+    # first guess (`game_bound`), for a tree that is not proven for the game (a fixed opener, or top-k);
+    # (total, source) of a published optimum over every first guess that the opener's proven total must
+    # equal: the tree is then optimal for the game by that publication (metadata `game_optimum`)
+    game_bound: bool = False
+    published: tuple[int, str] | None = None
+    worst: WorstFirst | None = None  # the worst case first (None: the least total alone)
+    fallback: Fallback = Fallback()
+    refine: Refine = Refine()
+    split: Split = Split()
+    polish: Polish = Polish()
+    rescan: Rescan = Rescan()
     # where the plan's constants that its build does not search come from: {what was taken ("opener",
     # "split_first", ...): the citation (a published result: author, repository URL, file; or this
-    # project's own report that chose it)}, written into the tree's
-    # metadata as `<what>_source`; provenance only: neither in `describe()` (the staleness check) nor
-    # in a plan's equality
+    # project's own report that chose it)}, written into the tree's metadata as `<what>_source`;
+    # provenance only: neither in `describe()` (the staleness check) nor in a plan's equality
     sources: dict[str, str] = field(default_factory=dict, compare=False)
     # top-k only: a budget of the run, not part of the tree: a class (root class, or a class below a split
     # class's first guess) whose search scores more than `class_work` (guess, target) pairs in all (the
@@ -144,31 +216,16 @@ class Plan:
         """Return the strategy text of the tree's metadata."""
         text = self.options.describe() + (f"-opener{self.opener}" if self.opener else "")
         text += f"-root{self.root_k}" if self.root_k and not self.opener else ""
-        text += ("-worstfirst" + (f"-widen{self.worst_widen}" if self.worst_widen else "")
-                 + _worst_work_text(self.worst_work)
-                 + (f"-find{self.worst_find_work:.0e}".replace("e+", "e") if self.worst_find_work else "")
-                 ) if self.worst_first else ""
-        if self.refine_k and not self.options.proves:
-            text += f"-refine{'+'.join(map(str, self.refine_k))}upto{self.refine_size}"
-        text += f"-split{self.refine_split}" if self.refine_split and not self.options.proves else ""
-        if self.rescan_size and not self.options.proves:
-            text += f"-rescan{self.rescan_size}+{self.rescan_margin}"
-            text += f"-work{self.rescan_work:.0e}".replace("e+", "e") if self.rescan_work else ""
-        if self.widen_work and not self.options.proves:
-            text += f"-widenwork{self.widen_work:.0e}-then{self.fallback_widen}".replace("+", "")
-        if self.split_size and not self.options.proves:
-            work = "+".join(f"{w:.0e}" for w in self.split_probe_work).replace("e+", "e")
-            text += f"-below{self.split_size}-tries{self.split_tries}-probe{work}"
-            text += "".join(f"-{marks}{guess}" for marks, guess in self.split_first)
-        if self.polish_k and not self.options.proves:
-            text += (f"-polish{self.polish_k}-{self.polish_size[0]}to{self.polish_size[1]}"
-                     f"-work{self.polish_work:.0e}").replace("e+", "e")
+        text += self.worst.describe() if self.worst else ""
+        if not self.options.proves:  # the top-k steps, in the order of the text before they were grouped
+            text += "".join(step.describe() for step in (self.refine, self.rescan, self.fallback, self.split,
+                                                         self.polish))
         return text + (f"-seed{self.seed_k}" if self.seed_k and self.options.proves else "")
 
     def within(self, guesses: int) -> "Plan":
         """Return this plan with every tree kept within `guesses` (top-k widened at every level)."""
-        widen = 0 if self.options.proves else (self.worst_widen or guesses + 1)
-        return replace(self, options=replace(self.options, max_guesses=guesses, widen=widen), worst_first=False)
+        widen = 0 if self.options.proves else ((self.worst.widen if self.worst else 0) or guesses + 1)
+        return replace(self, options=replace(self.options, max_guesses=guesses, widen=widen), worst=None)
 
 
 @dataclass
@@ -293,7 +350,8 @@ def _grow(searcher: Searcher, group: np.ndarray, r: int, value: int, history, gu
 def solve_class(game: Game, table: np.ndarray, plan: Plan, root: int, code: int, group: np.ndarray,
                 checkpoint: Path | None = None) -> ClassResult:
     """Return the optimal subtree (top-k: the best found) of one root class, shallowest among equals."""
-    return solve_node(game, table, plan, ((root, code),), group, checkpoint / f"class-{code}.npz" if checkpoint else None)
+    save = checkpoint / f"class-{code}.npz" if checkpoint else None
+    return solve_node(game, table, plan, ((root, code),), group, save)
 
 
 def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray,
@@ -316,10 +374,10 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
         beta = None if upper >= INF else upper + 1
     found = None
     left = plan.class_work if plan.class_work and not options.proves else None  # pairs left (None: no limit)
-    if plan.widen_work and not options.proves:
-        found, left = _within(searcher, group, r, beta, path, guesses, ghash, left, plan.widen_work)
+    if plan.fallback.work and not options.proves:
+        found, left = _within(searcher, group, r, beta, path, guesses, ghash, left, plan.fallback.work)
         if found is None:  # out of work widened so deep: fewer levels
-            options = replace(options, widen=min(options.widen, plan.fallback_widen))
+            options = replace(options, widen=min(options.widen, plan.fallback.widen))
             searcher = _searcher(game, table, options)
             before = searcher.stats
     if found is None:
@@ -343,8 +401,8 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
     if not options.proves:
         lower = searcher.lower_bound(group, r, value, plan.bound_seconds, guesses, ghash)
         work = _work(searcher, before)
-        refine = plan.refine_k if group.size <= plan.refine_size else ()
-        polish = plan.polish_k and lower < value
+        refine = plan.refine.k if group.size <= plan.refine.size else ()
+        polish = plan.polish.k and lower < value
         if polish:
             nodes, extra = _polish(game, table, plan, nodes, group, r, history, guesses, ghash)
             value, work = int(nodes.subtree[0]), work + extra
@@ -365,13 +423,13 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
             work = work + _work(other, other_before)
             if value <= lower:
                 break
-        if plan.refine_split and lower < value and first not in searcher.leading_guesses(group, r, options.k, guesses):
+        if plan.refine.split and lower < value and first not in searcher.leading_guesses(group, r, options.k, guesses):
             value, nodes, extra = _refine_split(game, table, plan, group, r, value, nodes, first, history, guesses,
                                                 ghash)
             work = work + extra
-        if plan.rescan_size and lower < value and group.size <= plan.rescan_size:
-            # the plan's own search, even where the class's ran out of `widen_work` and fell back: each
-            # guess has its own `rescan_work`
+        if plan.rescan.size and lower < value and group.size <= plan.rescan.size:
+            # the plan's own search, even where the class's ran out of `Fallback.work` and fell back: each
+            # guess has its own `Rescan.work`
             value, nodes, extra = _rescan(game, table, plan, plan.options, group, r, value, nodes, history, guesses,
                                           ghash, polish)
             work = work + extra
@@ -384,11 +442,11 @@ def solve_node(game: Game, table: np.ndarray, plan: Plan, history: tuple, group:
 
 def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, r: int, value: int, nodes: Nodes,
                   first: int, history, guesses, ghash) -> tuple[int, Nodes, Stats]:
-    """Return (value, tree, work) of a misjudged class after trying each of its `plan.refine_split` guesses
+    """Return (value, tree, work) of a misjudged class after trying each of its `plan.refine.split` guesses
     with the most classes as its first guess, every level widened; the given tree where none is better."""
     wide = _searcher(game, table, replace(plan.options, widen=r + 1))
     before = wide.stats
-    for row in wide.splitting_guesses(group, plan.refine_split, guesses):
+    for row in wide.splitting_guesses(group, plan.refine.split, guesses):
         if row == first:
             continue
         found, _ = wide.value(group, r, guesses, ghash, beta=value, forced=int(row))
@@ -401,8 +459,8 @@ def _refine_split(game: Game, table: np.ndarray, plan: Plan, group: np.ndarray, 
 
 def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, group: np.ndarray, r: int, value: int,
             nodes: Nodes, history, guesses, ghash, polish: bool) -> tuple[int, Nodes, Stats]:
-    """Return (value, tree, work) of a solved class after `Plan.rescan_size`: each allowed guess valued as its
-    first guess within the cut-off value + `rescan_margin` (and `rescan_work` pairs), those below it grown
+    """Return (value, tree, work) of a solved class after `Plan.rescan`: each allowed guess valued as its
+    first guess within the cut-off value + `Rescan.margin` (and `Rescan.work` pairs), those below it grown
     (and polished; unpolished: those below the value), the best tree kept; the given tree where none is better."""
     searcher = _searcher(game, table, options)
     before = searcher.stats
@@ -412,9 +470,9 @@ def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, g
     for row in searcher.splitting_guesses(group, guesses.size, guesses):
         if row == first:
             continue
-        beta = value + plan.rescan_margin
-        if plan.rescan_work:
-            found, _ = searcher.bounded_value(group, r, plan.rescan_work, guesses, ghash, forced=int(row),
+        beta = value + plan.rescan.margin
+        if plan.rescan.work:
+            found, _ = searcher.bounded_value(group, r, plan.rescan.work, guesses, ghash, forced=int(row),
                                               beta=beta) or (INF, -1)
         else:
             found, _ = searcher.value(group, r, guesses, ghash, beta=beta, forced=int(row))
@@ -432,12 +490,12 @@ def _rescan(game: Game, table: np.ndarray, plan: Plan, options: SearchOptions, g
 
 def _polish(game: Game, table: np.ndarray, plan: Plan, nodes: Nodes, group: np.ndarray, r: int, history, guesses,
             ghash) -> tuple[Nodes, Stats]:
-    """Return (tree, work) of a solved class after `Plan.polish_k`: each node below its first guess within
-    `polish_size` targets searched again on its own (`polish_k` leading guesses, every level widened,
-    within `polish_work` pairs), deepest first, the better subtree kept; the class's first guess stays."""
-    wide = _searcher(game, table, replace(plan.options, k=plan.polish_k, widen=plan.options.max_guesses + 1))
+    """Return (tree, work) of a solved class after `Plan.polish`: each node below its first guess within
+    `Polish.size` targets searched again on its own (`Polish.k` leading guesses, every level widened,
+    within `Polish.work` pairs), deepest first, the better subtree kept; the class's first guess stays."""
+    wide = _searcher(game, table, replace(plan.options, k=plan.polish.k, widen=plan.options.max_guesses + 1))
     before = wide.stats
-    smallest, largest = plan.polish_size
+    smallest, largest = plan.polish.size
     children: dict[int, dict[int, int]] = {}
     for i, parent in enumerate(nodes.parent):
         if parent >= 0:
@@ -456,7 +514,7 @@ def _polish(game: Game, table: np.ndarray, plan: Plan, nodes: Nodes, group: np.n
             total += tree.subtree[0]
         out.subtree[top] = total
         if path and smallest <= positions.size <= largest and total > int(wide.ws.lb[r, positions.size]):
-            found = wide.bounded_value(positions, r, plan.polish_work, guesses, ghash)
+            found = wide.bounded_value(positions, r, plan.polish.work, guesses, ghash)
             if found is not None and found[0] < total:
                 tree = wide.grow(positions, r, tuple(zip(path, [0] * len(path))), guesses, ghash)
                 if tree.subtree[0] < total:  # the tree grown is the value that counts
@@ -508,8 +566,8 @@ class SplitChild:
     result: ClassResult
 
 
-def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray, probe: split_class.Probe,
-                  checkpoint: Path) -> split_class.ProbeResult:
+def probe_guesses(game: Game, table: np.ndarray, plan: Plan, history: tuple, group: np.ndarray,
+                  probe: split_class.Probe, checkpoint: Path) -> split_class.ProbeResult:
     """Return the feasibility probes of one chunk of a split class's guesses, saved as a checkpoint."""
     searcher = _searcher(game, table, split_class.probe_options(plan.options))
     result = split_class.run_probe(searcher, history, group, probe)
@@ -657,20 +715,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     """
     checkpoint = checkpoint_dir(game, plan, folder)
     checkpoint.mkdir(parents=True, exist_ok=True)
-    worst, spent = None, 0.0
-    if plan.worst_first:  # its search time counts whether it ran now or in a run that stopped
-        worst = _load_object(checkpoint / "worst.pkl")
-        if not isinstance(worst, WorstCase):
-            worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst_work,
-                                     find_work=plan.worst_find_work)
-            _save_object(checkpoint / "worst.pkl", worst)
-        plan, spent = plan.within(worst.guesses), worst.seconds
-    start = time.perf_counter()
-    if worst is not None and plan.opener is None and not plan.root_k:  # the feasibility search's first guess
-        root, stats = worst.opener, Stats()
-    else:
-        root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
-    root_seconds = spent + time.perf_counter() - start
+    plan, worst, root, stats, root_seconds = _first_guess(game, table, plan, checkpoint)
     positions = np.arange(game.n_targets, dtype=np.int64)
     searcher = Searcher(game, table, SearchOptions(max_guesses=plan.options.max_guesses, memo_bits=10))
     groups = sorted(searcher.split(root, positions), key=lambda item: -item[1].size)
@@ -689,6 +734,39 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
         if progress:
             progress(1, None)
 
+    given_up = _solve_classes(game, table, plan, jobs, searcher, root, todo, large, checkpoint, finished)
+    _solve_large_classes(game, table, plan, jobs, root, large, checkpoint, finished)
+    given_up |= {code for code, result in done.items() if _was_given_up(result)}
+    if given_up:
+        raise ClassesGivenUp(game, sorted(given_up), plan.class_work)
+    return _assemble(game, plan, root, [code for code, _ in groups], done, stats, root_seconds, worst)
+
+
+def _first_guess(game: Game, table: np.ndarray, plan: Plan, checkpoint: Path
+                 ) -> tuple[Plan, WorstCase | None, int, Stats, float]:
+    """Return (the plan the classes are solved with: a worst-first plan kept within its least worst case,
+    that worst case or None, the first guess, the work and seconds spent finding them)."""
+    worst, spent = None, 0.0
+    if plan.worst is not None:  # its search time counts whether it ran now or in a run that stopped
+        worst = _load_object(checkpoint / "worst.pkl")
+        if not isinstance(worst, WorstCase):
+            worst = least_worst_case(game, table, plan.options.max_guesses, plan.worst.work,
+                                     find_work=plan.worst.find_work)
+            _save_object(checkpoint / "worst.pkl", worst)
+        plan, spent = plan.within(worst.guesses), worst.seconds
+    start = time.perf_counter()
+    if worst is not None and plan.opener is None and not plan.root_k:  # the feasibility search's first guess
+        root, stats = worst.opener, Stats()
+    else:
+        root, stats = root_guess(game, table, plan, also=(worst.opener,) if worst else ())
+    return plan, worst, root, stats, spent + time.perf_counter() - start
+
+
+def _solve_classes(game: Game, table: np.ndarray, plan: Plan, jobs: int, searcher: Searcher, root: int, todo: list,
+                   large: dict, checkpoint: Path, finished: Callable[[ClassResult], None]) -> set[int]:
+    """Solve the root classes of `todo` ((code, positions)) but the large ones, which are only seeded, by
+    rounds of tasks, largest first: `finished` is called with each; return the split classes given up (a
+    child ran out of the plan's `class_work`)."""
     calls = []
     for code, lc in large.items():
         seeded = _load_object(checkpoint / f"seed-{code}.pkl")
@@ -700,7 +778,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     calls += [(solve_class, (plan, root, code, group, checkpoint)) for code, group in todo
               if code not in large and code not in splits]
     sizes = {code: group.size for code, group in todo}
-    given_up: set[int] = set()  # split classes a child of which ran out of the plan's `class_work`
+    given_up: set[int] = set()
     while True:  # rounds: a split class's candidates that cannot be finished are replaced by the next ones
         _probe_splits(game, table, plan, jobs, splits, checkpoint)
         loaded = False
@@ -734,10 +812,16 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
         calls = []
     for sc in splits.values():
         value, _ = sc.best()
-        result = ClassResult(sc.code, sc.tree(), value, int(searcher.ws.lb[plan.options.max_guesses - 1, sc.group.size]),
-                             sc.stats, sc.seconds)
+        lower = int(searcher.ws.lb[plan.options.max_guesses - 1, sc.group.size])
+        result = ClassResult(sc.code, sc.tree(), value, lower, sc.stats, sc.seconds)
         _save(checkpoint / f"class-{sc.code}.npz", result)
         finished(result)
+    return given_up
+
+
+def _solve_large_classes(game: Game, table: np.ndarray, plan: Plan, jobs: int, root: int, large: dict,
+                         checkpoint: Path, finished: Callable[[ClassResult], None]) -> None:
+    """Solve the seeded large classes (`fanout.LargeClass`) by batches of units: `finished` is called with each."""
     while active := [lc for lc in large.values() if not lc.done]:
         calls = []
         for lc in active:
@@ -755,13 +839,15 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
                 result = ClassResult(lc.code, lc.tree(), lc.value, lc.value, lc.stats, lc.seconds)
                 _save(checkpoint / f"class-{lc.code}.npz", result)
                 finished(result)
-    given_up |= {code for code, result in done.items() if _was_given_up(result)}
-    if given_up:
-        raise ClassesGivenUp(game, sorted(given_up), plan.class_work)
+
+
+def _assemble(game: Game, plan: Plan, root: int, codes: list[int], done: dict[int, ClassResult], stats: Stats,
+              root_seconds: float, worst: WorstCase | None) -> Built:
+    """Return the tree of the first guess `root` with the solved classes `codes` (largest first) grafted below."""
     nodes = Nodes()
     node = nodes.add(-1, -1, 0, root, game.n_targets)
     total = lower = game.n_targets
-    for code, group in groups:
+    for code in codes:
         result = done[code]
         nodes.graft(result.nodes, node)
         total += result.value
@@ -773,7 +859,7 @@ def build(game: Game, table: np.ndarray, plan: Plan, jobs: int = 2, progress=Non
     else:  # top-k: proven for its first guess where each class's lower bound reached its value
         proof = "opener" if lower >= total else "none"
     # search time: the root's plus each class's own (also those read from checkpoints)
-    seconds = root_seconds + sum(done[code].seconds for code, _ in groups)
+    seconds = root_seconds + sum(done[code].seconds for code in codes)
     return Built(nodes, total, min(lower, total), proof, stats, seconds, worst)
 
 
@@ -795,16 +881,16 @@ def _task_size(call, sizes: dict) -> int:
 
 def _split_classes(searcher: Searcher, plan: Plan, root: int, todo: list) -> dict[int, split_class.SplitClass]:
     """Return the root classes of `todo` ((code, positions)) that the plan solves below a first guess of their own."""
-    if not plan.split_size or plan.options.proves:
+    if not plan.split.size or plan.options.proves:
         return {}
     game = searcher.game
-    fixed = {int(game.encode(marks)): game.index_of(guess) for marks, guess in plan.split_first}
+    fixed = {int(game.encode(marks)): game.index_of(guess) for marks, guess in plan.split.first}
     out = {}
     for code, group in todo:
-        if group.size > plan.split_size:
+        if group.size > plan.split.size:
             guesses, _ = searcher.allowed_after(((root, code),))
             order = [int(row) for row in searcher.splitting_guesses(group, guesses.size, guesses)]
-            sc = split_class.SplitClass(searcher, root, code, group, order, plan.split_tries, plan.split_probe_work)
+            sc = split_class.SplitClass(searcher, root, code, group, order, plan.split.tries, plan.split.probe_work)
             if code in fixed:  # the plan's guess: the one candidate, not probed
                 sc.order, sc.tries = [fixed[code]], 1
                 sc.refuted[fixed[code]], sc.confirmed[fixed[code]] = False, True

@@ -35,10 +35,11 @@ from solver.core.game import Game
 from solver.core.registry import get_game
 from solver.core.search.searcher import INF, Searcher
 
-# the plan's optional steps a ranking may leave out: the fields each one sets back to its default
-OPTIONAL_STEPS = {"rescan": {"rescan_size": 0, "rescan_margin": 0, "rescan_work": 0},
-                  "polish": {"polish_k": 0, "polish_size": (3, 0), "polish_work": 0},
-                  "refine": {"refine_k": (), "refine_size": 0}}
+# the plan's optional steps a ranking may leave out: (the plan's group of settings, the fields of it each
+# one sets back to its default; refine keeps its `split`)
+OPTIONAL_STEPS = {"rescan": ("rescan", {"size": 0, "margin": 0, "work": 0}),
+                  "polish": ("polish", {"k": 0, "size": (3, 0), "work": 0}),
+                  "refine": ("refine", {"k": (), "size": 0})}
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,9 @@ def ranking_plan(plan: Plan, opener: str, without: tuple[str, ...] = (), class_w
     unknown = [step for step in without if step not in OPTIONAL_STEPS]
     if unknown:
         raise ValueError(f"unknown step {unknown[0]!r}: choose from {', '.join(OPTIONAL_STEPS)}")
-    fields = {name: value for step in without for name, value in OPTIONAL_STEPS[step].items()}
-    return replace(plan, opener=opener, sources={}, class_work=class_work, **fields)
+    groups = {OPTIONAL_STEPS[step][0]: replace(getattr(plan, OPTIONAL_STEPS[step][0]), **OPTIONAL_STEPS[step][1])
+              for step in without}
+    return replace(plan, opener=opener, sources={}, class_work=class_work, **groups)
 
 
 def build_openers(game: Game, table, plan: Plan, openers: list[str], without: tuple[str, ...] = (), jobs: int = 2,
