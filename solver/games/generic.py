@@ -493,8 +493,8 @@ def from_function(targets: Iterable, guesses: Iterable | None, score: Score, *, 
 
     Repeated items count once; targets missing from the guesses are added to them. Scores are any
     hashable values (lists read as tuples); a correct guess scores the same for every secret, and
-    no wrong guess scores that. The table is computed once: by `score.vectorised` if the function
-    has one and the items are sequences of one length of hashable tokens, else by calling `score`
+    no wrong guess scores that. The table is computed once: by the function's vectorised form
+    (`vectorised`) if it has one and the items are sequences of one length of hashable tokens, else by calling `score`
     on every pair. `variant` defaults to a digest of the table (trees of different games never
     share a file). With `cache`, the same lists, name and function (code, defaults, closure, partial
     arguments; not the globals it reads) return the same game, not recomputed. ValueError on lists
