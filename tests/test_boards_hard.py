@@ -1,4 +1,4 @@
-"""Hard mode on several Wordle boards (issue 59, item 3): each guess must satisfy the hard-mode rule of at least
+"""Hard mode on several Wordle boards: each guess must satisfy the hard-mode rule of at least
 one board not yet solved, in the library (`Boards.start(..., hard=True)`, `solver.analysis.boards.play(hard=True)`),
 the `deduce` boards commands and the `wordle` program (-b N -D). Every board's rule at once would leave most
 games unwinnable (a letter yellow on one board, grey on another); under one board's rule every game can be won."""

@@ -1,4 +1,4 @@
-"""One exit status per kind of mistake (issue 59, items 5-7): a guess without the feedback it needs is a usage
+"""One exit status per kind of mistake: a guess without the feedback it needs is a usage
 error (2) in every command that reads guesses, as docs/pages/cli.md says; a guess or feedback the game refuses
 is a data error (1) and names the game as the other messages do (its title, the list's size); `make install`
 shows pip's progress."""

@@ -1,4 +1,4 @@
-"""Issue 57: what a player reads around the guesses. Every figure respects the guess limit (no search
+"""What a player reads around the guesses. Every figure respects the guess limit (no search
 infinity leaks out; a guess that cannot guarantee the limit says so and still gets a finite value, cost and
 skill), the last guess is a possible answer, one value is shown one way, and every value names its source."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Every face refuses a history longer than the game's guess limit allows (issue 58, item 7), and a budget
-that is not a number of seconds (item 8): one line naming what is wrong, no advice past the limit."""
+"""Every face refuses a history longer than the game's guess limit allows, and a budget
+that is not a number of seconds: one line naming what is wrong, no advice past the limit."""
 from __future__ import annotations
 
 

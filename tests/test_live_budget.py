@@ -17,6 +17,7 @@ from solver.core.runtime import Solver
 from solver.core.registry import get_game
 from solver.games import cards, mastermind, wordle
 from tests import reference
+from tests.helpers import logged_warnings
 
 
 def states_of(solver: Solver, target: int):
@@ -125,10 +126,6 @@ def test_cards4_live_scores_a_bounded_sample(monkeypatch):
     game.index_of(guess)  # a valid guess
 
 
-def warnings_of(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-
-
 def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
     monkeypatch.setattr(runtime, "_WARNED_MISSING", set())
     caplog.set_level(logging.INFO, logger="solver.core.runtime")
@@ -137,7 +134,7 @@ def test_a_game_without_its_tree_file_warns_once(tmp_path, caplog, monkeypatch):
         solver = Solver(game, folder=tmp_path)  # empty folder: no tree file
         for _ in states_of(solver, game.index_of(target)):
             pass
-    [warning] = warnings_of(caplog)
+    [warning] = logged_warnings(caplog)
     assert game.title in warning and "make tables" in warning
     assert "no tree file for mastermind (" in caplog.text  # the INFO on loading stays
 
@@ -154,4 +151,4 @@ def test_no_warning_without_a_tree_to_miss(tmp_path, caplog, monkeypatch):
     guess, state = wordle.initial_guess()  # on the tree, then off it: INFO only
     off = "CRANE" if guess != "CRANE" else "SLATE"
     wordle.next_guess((off, state), reference.wordle("PROXY", off))
-    assert not warnings_of(caplog) and "leaves the tree" in caplog.text
+    assert not logged_warnings(caplog) and "leaves the tree" in caplog.text

@@ -1,7 +1,7 @@
 """Artifacts a solver loads lazily (its tree, its opener book) are loaded once and published whole:
 threads that arrive while the first one reads the file wait for it, and none sees an empty book or
-loads the file again (issue 57: a thread that found the book still empty answered from the live search,
-not proven, and a web server memoised that answer for its life).
+loads the file again (a thread that found the book still empty would answer from the live search, not
+proven, and a web server would memoise that answer for its life).
 
 The reader is made slow (it sleeps once entered), the first thread is started and, once it is inside the
 reader, the others are: on code that publishes a placeholder first, or loads without a lock, they all

@@ -1,4 +1,4 @@
-"""A process playing many user word lists keeps its memory within one documented cap (issue 58, item 9):
+"""A process playing many user word lists keeps its memory within one documented cap:
 the live search's kept sub-games count their bytes truly and stay within `live.SEARCHER_BYTES`, what a
 dropped sub-game held goes back to the system before the next is made, and the resident memory of a real
 process grows at most GROWTH_CAP_MB (docs/pages/library.md) whatever the number of lists."""

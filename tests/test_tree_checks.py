@@ -25,6 +25,7 @@ from solver.core import artifacts, runtime
 from solver.core.runtime import Solver
 from solver.games import mastermind
 from tests import reference
+from tests.helpers import logged_warnings
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = mastermind.game()
@@ -46,10 +47,6 @@ def write_tree(folder: Path, table: pa.Table, meta: dict[str, str], **changes) -
     extra = {key: meta[key] for key in EXTRA}
     extra.update(changes)
     return artifacts.write(artifacts.TREE, GAME, table, {k: v for k, v in extra.items() if v is not None}, folder)
-
-
-def warnings_of(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 def edit(name: str, change):
@@ -143,7 +140,7 @@ def test_malformed_tree_is_an_artifact_error_and_the_live_fallback(case, good, t
     solver = Solver(GAME, folder=tmp_path)
     assert solver.tree is None and fragment in solver.tree_error
     assert Solver(GAME, folder=tmp_path).tree is None  # a second load does not warn again
-    [warning] = warnings_of(caplog)
+    [warning] = logged_warnings(caplog)
     assert str(path) in warning and fragment in warning and "make tables" in warning
 
 
@@ -162,14 +159,14 @@ def test_nulls_or_odd_column_types_are_an_artifact_error(good, tmp_path, caplog)
     pq.write_table(odd, path)
     with pytest.raises(artifacts.ArtifactError, match="column guess_text is large_string, expected string"):
         artifacts.read(artifacts.TREE, GAME, tmp_path)
-    assert Solver(GAME, folder=tmp_path).tree is None and len(warnings_of(caplog)) == 1
+    assert Solver(GAME, folder=tmp_path).tree is None and len(logged_warnings(caplog)) == 1
 
 
 def test_a_tree_written_by_the_pipeline_passes(good, tmp_path, caplog):
     table, meta = good
     write_tree(tmp_path, table, meta, lower_bound="5600", proven="none")  # exact-search keys are optional
     solver = Solver(GAME, folder=tmp_path)
-    assert solver.tree is not None and solver.tree_error is None and not warnings_of(caplog)
+    assert solver.tree is not None and solver.tree_error is None and not logged_warnings(caplog)
     artifacts.validate_tree(table, meta, GAME)  # raises nothing (its speed is not asserted: `make bench`)
 
 
@@ -185,7 +182,7 @@ def test_truncated_tree_warns_once_and_is_played_live(tmp_path, caplog):
         guess, state = solver.next_guess(guess, state, fb(guess))
     assert solver.tree is None and "not a readable Parquet file" in solver.tree_error
     assert Solver(GAME, folder=tmp_path).tree is None
-    [warning] = warnings_of(caplog)
+    [warning] = logged_warnings(caplog)
     assert str(path) in warning and "make tables" in warning
 
 
@@ -200,7 +197,7 @@ def test_directory_or_fifo_in_place_of_a_tree_is_missing(kind, tmp_path, caplog)
     caplog.set_level(logging.INFO, logger="solver.core.runtime")
     solver = Solver(GAME, folder=tmp_path)
     assert solver.tree is None and solver.tree_error is None
-    assert not warnings_of(caplog) and "no tree file" in caplog.text
+    assert not logged_warnings(caplog) and "no tree file" in caplog.text
 
 
 class _Payload:
@@ -230,7 +227,7 @@ def test_pickle_in_parquet_metadata_never_runs(protocol, good, tmp_path, caplog)
         assert solver.tree is not None
     else:  # not text: the metadata is unusable
         assert solver.tree is None and "metadata" in solver.tree_error
-        assert len(warnings_of(caplog)) == 1
+        assert len(logged_warnings(caplog)) == 1
     solver.initial_guess()
     assert not marker.exists()
 

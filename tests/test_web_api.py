@@ -3,6 +3,7 @@ against the library, every bad request answered by a one-line JSON error naming 
 `serve` command itself (help, the missing extra, a real server on a free loopback port)."""
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -782,3 +783,109 @@ def test_ctrl_c_during_a_live_computation_stops_the_server_at_once():
             server.communicate()
     assert server.returncode == 130 and "Traceback" not in err
     assert answers and answers[0].status_code == 503 and "stopping" in answers[0].json()["error"]["message"]
+
+
+# -- Wordle feedback lists of one mark per letter; text that is not Unicode, numbers too long to read --
+JSON = {"content-type": "application/json"}
+
+
+def next_error(client, history, status, field, variant=None):
+    body = {"game": "wordle", "history": history} | ({"variant": variant} if variant else {})
+    return assert_json_error(client.post("/api/next", json=body), status, field)
+
+
+@pytest.mark.parametrize("feedback", [[22, 2, 2, 2], [100, 10], [2, 2, 2, 2, 22], [0, 1, 0, 0], [0, 1, 0, 0, 2, 0],
+                                      [-1, 0, 0, 0, 0], [], [3, 0, 0, 0, 0]])
+def test_wordle_feedback_lists_are_one_mark_per_letter(client, feedback):
+    message = next_error(client, [{"guess": "SALET", "feedback": feedback}], 422, "history[0].feedback")
+    assert "per letter" in message
+
+
+def test_wordle_feedback_lists_of_marks_still_read(client):
+    def ask(feedback):
+        return client.post("/api/next", json={"game": "wordle", "history": [{"guess": "SALET", "feedback": feedback}]})
+
+    digits, marks = ask([0, 1, 0, 0, 2]), ask("RYRRG")
+    assert digits.status_code == 200 and digits.json() == marks.json()
+
+
+SURROGATE = '"\\ud800"'  # a lone surrogate, as JSON writes it: not a character, cannot be UTF-8
+SURROGATE_BODIES = [
+    ("/api/next", '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}', "history[0].feedback"),
+    ("/api/review", '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}', "history[0].feedback"),
+    ("/api/next", '{"game": "wordle", "history": [{"guess": %s, "feedback": "RRRRR"}]}', "history[0].guess"),
+    ("/api/next", '{"game": "wordle", "variant": %s}', "variant"),
+    ("/api/next", '{"game": %s}', "game"),
+    ("/api/feedback", '{"game": "wordle", "target": %s, "guess": "SALET"}', "target"),
+    ("/api/review", '{"game": "wordle", "answer": "BURNT", "guesses": ["SALET", %s]}', "guesses[1]"),
+]
+
+
+@pytest.mark.parametrize("path, body, field", SURROGATE_BODIES)
+def test_text_that_is_not_unicode_names_the_field(client, path, body, field):
+    response = client.post(path, content=(body % SURROGATE).encode(), headers=JSON)
+    message = assert_json_error(response, 422, field)
+    assert "Unicode" in message and "serializ" not in message
+
+
+def test_emoji_escaped_as_surrogate_pairs_still_read(client):
+    pair = '"\\ud83d\\udfe9\\u2b1b\\u2b1b\\u2b1b\\ud83d\\udfe8"'  # green, grey, grey, grey, yellow squares
+    body = '{"game": "wordle", "history": [{"guess": "SALET", "feedback": %s}]}' % pair
+    response = client.post("/api/next", content=body.encode(), headers=JSON)
+    assert response.status_code == 200, response.text
+
+
+LONG = "7" * 5000  # past Python's 4300 digits of an int read from text
+LONG_BODIES = [
+    ('{"game": "wordle", "top": %s}', "top"),
+    ('{"game": "wordle", "candidates": -%s}', "candidates"),
+    ('{"game": "mastermind", "history": [{"guess": "1123", "feedback": [1, %s]}]}', "history[0].feedback[1]"),
+]
+
+
+@pytest.mark.parametrize("body, field", LONG_BODIES)
+def test_numbers_too_long_to_read_name_the_field(client, body, field):
+    response = client.post("/api/next", content=(body % LONG).encode(), headers=JSON)
+    message = assert_json_error(response, 422, field)
+    assert "5000 digits" in message and "UTF-8" not in message
+
+
+def test_bodies_that_cannot_be_read_say_why(client):
+    message = assert_json_error(client.post("/api/next", content=b'{"game": "\xff"}', headers=JSON), 400, None)
+    assert "not UTF-8" in message and "0xff" in message
+    message = assert_json_error(client.post("/api/next", content=b"[" * 60_000, headers=JSON), 400, None)
+    assert "nests too deeply" in message
+
+
+# -- redirects that never name the Host header's host ---------------------------------------------
+async def _asgi_get(app, path: str, host: str) -> tuple[int, dict[str, str]]:
+    """GET `path` exactly as written (no client normalises it) with this Host header."""
+    messages = []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", host.encode())], "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        messages.append(message)
+
+    await app(scope, receive, send)
+    start = messages[0]
+    return start["status"], {k.decode().lower(): v.decode("latin-1") for k, v in start["headers"]}
+
+
+@pytest.mark.parametrize("path", ["/index.html/..", "//evil.example/..", "/\\evil.example/..", "/api/games/"])
+def test_redirects_never_name_the_host_header(path):
+    app = create_app()
+    status, headers = asyncio.run(_asgi_get(app, path, "evil.example"))
+    if 300 <= status < 400:
+        location = headers["location"]
+        assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+        assert "://" not in location and "/.." not in location, location
+
+
+def test_trailing_slash_redirect_is_relative(client):
+    response = client.get("/api/games/", headers={"host": "evil.example"}, follow_redirects=False)
+    assert response.status_code in (307, 308) and response.headers["location"] == "/api/games"

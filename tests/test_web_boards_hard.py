@@ -1,4 +1,4 @@
-"""Hard mode on several boards on the web (issue 59, item 3's last part): /api/boards/feedback takes the guesses
+"""Hard mode on several boards on the web: /api/boards/feedback takes the guesses
 so far (`history`) and, in hard mode, refuses a guess that keeps the rule of no unsolved board, naming `guess`
 and each board's reason (`Boards.refusal`), without the live pool; the hint (/api/boards/next) proposes only
 guesses the rule allows; the review of a hard game checks the rule and rates each board. On the page (Chromium,

@@ -820,7 +820,7 @@ def test_dordle_and_quordle_on_the_page(page: Page, server: str):
 
 
 def test_coach_offers_every_word_for_an_answer_outside_the_list(page: Page, server: str):
-    # issue 23, item 7: the coach, like the CLI's --all-words, lets any acceptable word be the answer
+    # the coach, like the CLI's --all-words, lets any acceptable word be the answer
     open_tab(page, "coach")
     expect(page.locator("#coach-best")).not_to_be_empty()
     page.select_option("#coach-variant", "normal")

@@ -1,4 +1,4 @@
-"""Issue 58, items 3, 4 and 6: work priced before it is queued (what takes milliseconds never waits for
+"""The web server under load (`solver.web.admission`): work priced before it is queued (what takes milliseconds never waits for
 live work), a budget for the several-boards look-ahead, a Retry-After that tells the expected wait, waiting
 requests shared fairly between clients and never kept past the pool's longest wait, and a small run of the
 `make bench` load generator (`pipeline.benchmarks.web_load`) against a real `deduce serve` on loopback."""

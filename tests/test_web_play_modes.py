@@ -1,4 +1,4 @@
-"""Issue 59, items 1-3, on the web: every board mode fits its screen with the keyboard in view (1280 x 900 and
+"""The board modes on the web: every board mode fits its screen with the keyboard in view (1280 x 900 and
 390 x 844); Dordle's keys keep their colours when the game ends, the share box shows its whole text, the single
 board has a Hint; the adversarial hider (POST /api/hide, `deduce hide`) with Absurdle's challenge mode, a past
 daily picked by date, and words of 4 to 9 letters (Wordle's variants normal4, normal6 to normal9).

@@ -1,4 +1,4 @@
-"""The review of a game of several boards on the web (issue 57): POST /api/boards/review against the library's
+"""The review of a game of several boards on the web: POST /api/boards/review against the library's
 `review_boards` and `deduce review --boards`, its one-line errors, and on the page (Chromium) the review
 after a Dordle game, and the candidates a click on a review's "Before" count shows (one board and several).
 """

@@ -1,4 +1,4 @@
-"""Issue 22, items 6 and 9, against a real `deduce serve` on a loopback port, spoken to in raw HTTP:
+"""The web server's limits, against a real `deduce serve` on a loopback port, spoken to in raw HTTP:
 slow clients are cut off (headers that trickle, a body that stalls: 408 and the connection closed),
 the connections over the limit refused (503 in JSON), bodies over the limit refused and closed, and
 redirects with a relative Location whatever the Host header says. The limits are set small through

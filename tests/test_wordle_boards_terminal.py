@@ -1,4 +1,4 @@
-"""The `wordle` program's terminal on several boards (issue 59, item 4): a small keyboard under each unsolved
+"""The `wordle` program's terminal on several boards: a small keyboard under each unsolved
 board in that board's colours, within 80 columns; the share text as the web page's Dordle and Quordle give it
 ("Quordle 1 2&3&4&5/9", a blank line between boards)."""
 from __future__ import annotations

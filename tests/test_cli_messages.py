@@ -1,5 +1,5 @@
-"""What a new user trips over (issue 23): games over the limit, answers outside the list, the openers
-table, repeated board answers, output closed early, and the wording of a few messages."""
+"""What the two programs (`deduce`, `wordle`) tell their users: games over the limit, answers outside
+the list, the openers table, repeated board answers, output closed early, and the wording of messages."""
 from __future__ import annotations
 
 import io
@@ -15,10 +15,10 @@ from solver.analysis.walk import start_state
 from solver.core.runtime import InconsistentFeedbackError, get_solver
 from solver.core.registry import all_variants, default_variant, get_game
 from solver.wordle_program.app import run as wordle_run
-from tests.test_cli import invoke as deduce
-from tests.test_cli import ok
+from tests.helpers import assert_error, ok
+from tests.helpers import invoke as deduce
 
-# -- 6. over the guess limit ------------------------------------------------------------------
+# -- over the guess limit ------------------------------------------------------------------
 ILLS = ["BILLS", "DILLS", "FILLS", "GILLS", "HILLS", "JILLS", "KILLS", "MILLS", "PILLS", "RILLS", "TILLS", "WILLS"]
 
 
@@ -52,28 +52,21 @@ def test_bench_counts_the_games_over_the_limit(ills_bench):
     assert not any(line.startswith("over the limit") for line in sample)
 
 
-# -- 7. an answer outside the answer list -----------------------------------------------------
+# -- an answer outside the answer list -----------------------------------------------------
 ALL_WORDS_HINT = "SALET is not one of the 2315 answers of wordle: --all-words (the every-word variant) allows any acceptable word"
 
 
-def one_line_error(result, status: int = 1) -> str:
-    assert result.exit_code == status, (result.stdout, result.stderr, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0].removeprefix("error: ")
-
-
 def test_a_word_outside_the_answers_names_the_list_and_all_words():
-    assert one_line_error(deduce("hint", "wordle", "SALET=GGGGG")) == ALL_WORDS_HINT
-    assert one_line_error(deduce("tree", "wordle", "--path", "SALET=GGGGG")) == ALL_WORDS_HINT
-    assert one_line_error(deduce("review", "wordle", "SALET", "--answer", "SALET")) == ALL_WORDS_HINT
-    assert one_line_error(deduce("play", "wordle", "SALET")) == ALL_WORDS_HINT
+    assert assert_error(deduce("hint", "wordle", "SALET=GGGGG"), "") == ALL_WORDS_HINT
+    assert assert_error(deduce("tree", "wordle", "--path", "SALET=GGGGG"), "") == ALL_WORDS_HINT
+    assert assert_error(deduce("review", "wordle", "SALET", "--answer", "SALET"), "") == ALL_WORDS_HINT
+    assert assert_error(deduce("play", "wordle", "SALET"), "") == ALL_WORDS_HINT
     solve = deduce("solve", "wordle", input="SALET=GGGGG\nGGGGG\nquit\n")  # SALET is the tree's opener
     assert solve.exit_code == 0 and solve.stderr.count(ALL_WORDS_HINT + " (try again)") == 2, solve.stderr
-    assert one_line_error(deduce("hint", "wordle", "--hard", "SALET=GGGGG")).startswith(
+    assert assert_error(deduce("hint", "wordle", "--hard", "SALET=GGGGG"), "").startswith(
         "SALET is not one of the 2315 answers of wordle hard: --all-words")
     # where --all-words does not apply, no hint
-    assert one_line_error(deduce("play", "wordle", "AAHED", "--lists", "nyt")) == \
+    assert assert_error(deduce("play", "wordle", "AAHED", "--lists", "nyt"), "") == \
         "AAHED is not one of the 3158 answers of wordle (NYT lists)"
     assert ok("play", "wordle", "SALET", "--all-words").splitlines()[-1].startswith("You got it")
 
@@ -85,7 +78,7 @@ def test_the_library_says_so_too():
     assert str(err.value) == "SALET is not one of the 2315 answers of wordle"
 
 
-# -- 8. openers --words adds the tree's opener, as its help says --------------------------------
+# -- openers --words adds the tree's opener, as its help says --------------------------------
 def test_openers_words_adds_the_tree_opener():
     out = ok("openers", "cards", "--variant", "n1", "--words", "2C,2c").splitlines()
     tree_opener = get_game("cards", "n1").labels[int(get_solver(get_game("cards", "n1")).tree.guess[0])]
@@ -94,17 +87,17 @@ def test_openers_words_adds_the_tree_opener():
     assert "tree's own opener is added" in " ".join(deduce("openers", "--help").stdout.split())
 
 
-# -- 9. one rule for the answers of several boards ----------------------------------------------
+# -- one rule for the answers of several boards ----------------------------------------------
 def test_repeated_board_answers_are_a_usage_error_in_both_programs():
     result = deduce("play", "wordle", "CRANE", "crane", "--boards", "2")
-    assert one_line_error(result, 2) == "the answers must all be different: CRANE is given twice"
-    assert one_line_error(deduce("play", "wordle", "CRANE", "--boards", "2"), 2).startswith("2 boards need 2 answers")
+    assert assert_error(result, "", 2) == "the answers must all be different: CRANE is given twice"
+    assert assert_error(deduce("play", "wordle", "CRANE", "--boards", "2"), "", 2).startswith("2 boards need 2 answers")
     err = io.StringIO()
     assert wordle_run(["-b", "2", "-w", "crane,CRANE"], io.StringIO(""), io.StringIO(), err) == 2
     assert err.getvalue().endswith("the answers must all be different: CRANE is given twice\n")
 
 
-# -- 11. output closed early is not a failure ----------------------------------------------------
+# -- output closed early is not a failure ----------------------------------------------------
 def closed_output_run(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     """Run `python ARGV` with standard output a pipe whose reader is already gone."""
     reader, writer = os.pipe()
@@ -131,11 +124,11 @@ def test_a_pipefail_pipeline_goes_on_after_head():
     assert (done.returncode, done.stdout, done.stderr) == (0, "mastermind at the start\n", "")
 
 
-# -- 12. wording --------------------------------------------------------------------------------
+# -- wording --------------------------------------------------------------------------------
 def test_an_empty_history_is_at_the_start():
     assert ok("tree", "mastermind").splitlines()[0] == "mastermind at the start"
     assert ok("tree", "mastermind", "-p", "1122=1,1").splitlines()[0] == "mastermind after 1122=(1,1)"
-    assert one_line_error(deduce("hint", "wordle", "CRANE=GGGGY")) == "no wordle target gives CRANE=GGGGY at the start"
+    assert assert_error(deduce("hint", "wordle", "CRANE=GGGGY"), "") == "no wordle target gives CRANE=GGGGY at the start"
 
 
 def test_the_prompt_names_one_board_in_the_singular():
@@ -156,18 +149,18 @@ def test_both_programs_prefix_errors_alike():
     err = io.StringIO()
     assert wordle_run(["--bogus"], io.StringIO(""), io.StringIO(), err) == 2
     assert err.getvalue().startswith("error: unrecognized arguments: --bogus"), err.getvalue()
-    assert one_line_error(deduce("play", "wordle", "QQ")).startswith("not a 5-letter word")
+    assert assert_error(deduce("play", "wordle", "QQ"), "").startswith("not a 5-letter word")
 
 
 def test_card_variants_are_listed_in_order_and_n2_stays_the_default():
-    assert one_line_error(deduce("tree", "cards", "--variant", "n9"), 2) == \
+    assert assert_error(deduce("tree", "cards", "--variant", "n9"), "", 2) == \
         "unknown variant 'n9' of cards: choose from n1, n2, n3, n4"
     assert ok("tree", "cards").splitlines()[0] == "cards n2 at the start"
     assert [variant for name, variant in all_variants() if name == "cards"] == ["n1", "n2", "n3", "n4"]
     assert default_variant("cards") == "n2" and default_variant("wordle") == "normal"
 
 
-# -- 10. solve: another guess typed with a space or alone, every candidate, Ctrl-D ------------------
+# -- solve: another guess typed with a space or alone, every candidate, Ctrl-D ------------------
 def solve_out(*lines: str, args: tuple[str, ...] = ("wordle",)) -> str:
     """The output of `solve` over these lines; off the tree greedy (the same guesses on every run)."""
     return ok("solve", *args, "--live", "greedy", input="\n".join(lines) + "\n")
@@ -234,7 +227,7 @@ def test_ctrl_d_at_a_terminal_is_leaving_not_an_error():
     assert b"Stopped before the game was over." in output and b"error" not in output
 
 
-# -- 13. the wordle program: Ctrl-C, --version, the marks without colour, a 40-column terminal --------
+# -- the wordle program: Ctrl-C, --version, the marks without colour, a 40-column terminal --------
 class InterruptedInput(io.StringIO):
     """Standard input where the player presses Ctrl-C at the second prompt."""
 
@@ -273,7 +266,7 @@ def test_wordle_at_40_columns_explains_the_marks_and_does_not_wrap(monkeypatch):
                                                      ["Current", "streak", "Max", "streak"]]
 
 
-# -- 12. card players' notation: 10H, hands by rank, suit symbols on a terminal; play's labels -------
+# -- card players' notation: 10H, hands by rank, suit symbols on a terminal; play's labels -------
 def test_ten_may_be_written_10_and_suits_as_symbols():
     assert ok("play", "cards", "10H", "AS") == ok("play", "cards", "TH", "AS")
     assert ok("play", "cards", "10\u2665", "A\u2660") == ok("play", "cards", "TH", "AS")
@@ -311,7 +304,7 @@ def test_greedy_live_play_says_it_was_asked_for():
 
 
 def test_a_review_of_bare_guesses_without_the_answer_is_a_usage_error():
-    message = one_line_error(deduce("review", "wordle", "CRANE", "SLOTH"), 2)
+    message = assert_error(deduce("review", "wordle", "CRANE", "SLOTH"), "", 2)
     assert message == ("CRANE has no feedback: give the guesses as GUESS=FEEDBACK, or bare guesses with "
                        "--answer WORD (their feedback is computed)")
 

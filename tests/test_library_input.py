@@ -1,4 +1,4 @@
-"""Library hardening (issue 22, items 7, 10 and 11): one check of word lists for every entry point,
+"""The library's checks of its input: one check of word lists for every entry point,
 the vectorised scorer's memory bounded by blocks of bytes, ValueError (never another error) on bad
 input, and states that pickle across processes."""
 from __future__ import annotations
@@ -26,7 +26,7 @@ runner = CliRunner()
 ACCENTED = ["CRANE", "SLATE", "CAFÉS", "TRACE"]  # É is a letter, not one of a-z
 
 
-# -- item 7: one check of word lists, whoever gives them ---------------------------------------
+# -- one check of word lists, whoever gives them ----------------------------------------------
 
 def _through_game():
     wordle.game(False, ACCENTED, ACCENTED)
@@ -111,7 +111,7 @@ def test_lists_of_any_kind_give_the_same_game():
     assert game.variant == wordle.game(False, ("CRANE", "SLATE"), ("CRANE", "SLATE", "TRACE")).variant
 
 
-# -- item 10: the vectorised scorer's memory ---------------------------------------------------
+# -- the vectorised scorer's memory ----------------------------------------------------------
 
 def _reference_wordle(secret, guess):
     marks = [Mark.BULL if s == g else None for s, g in zip(secret, guess)]
@@ -159,7 +159,7 @@ def test_vectorised_scores_match_the_reference_at_every_length(length):
     assert np.array_equal(fast.rows, slow.rows)
 
 
-# -- item 11: ValueError on bad input; states pickle -------------------------------------------
+# -- ValueError on bad input; states pickle ---------------------------------------------------
 
 def test_solver_takes_a_folder_as_a_string():
     game = mastermind.game()
@@ -200,7 +200,7 @@ def _changing_score():
 def test_a_nondeterministic_scorer_is_a_value_error_saying_so():
     with pytest.raises(ValueError, match="not deterministic: score\\('ab', 'ab'\\) gave \\(True, 1\\), then \\(True, 0\\)"):
         from_function(["ab", "ba", "bb"], None, _changing_score(), cache=False)
-    rng = random.Random(0)  # the issue's case: a random part in the score
+    rng = random.Random(0)  # a random part in the score
     with pytest.raises(ValueError, match="not deterministic"):
         from_function(["ab", "ba", "bb"], None, lambda s, g: (s == g, rng.random() < 0.5), cache=False)
 

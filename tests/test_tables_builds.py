@@ -1,7 +1,8 @@
-"""Pipeline hardening (issue 22, items 2, 3 and 12): a user build never replaces a built-in tree and
-a user game named like a built-in one is built as itself; a build goes on when a concurrent one
-removed its checkpoint folder; bad --game specs are one-line errors. Two ranking runs into one folder:
-tests/test_hardening_rankings.py; the Dask backend's failures (item 4): tests/test_hardening_cluster.py."""
+"""`deduce tables`: a user's own game (`--game module:function`) gets a tree that the solver then plays; a
+user build never replaces a built-in tree and a user game named like a built-in one is built as itself; bad
+--game specs are one-line errors; a build goes on when a concurrent one removed its checkpoint folder; SIGTERM
+ends a build with 143. Two ranking runs into one folder: tests/test_ranking_file.py; the Dask backend's
+failures: tests/test_cluster.py."""
 from __future__ import annotations
 
 import os
@@ -25,7 +26,7 @@ from solver.core.registry import get_game, registered
 from solver.core.search.searcher import SearchOptions
 from solver.games import mastermind
 from solver.games.generic import from_function, score_bulls_cows
-from tests.test_cli import assert_error, invoke, ok
+from tests.helpers import assert_error, invoke, ok
 
 CLASH = '''
 from itertools import product
@@ -72,7 +73,7 @@ def lookalike():
     return from_function(codes, codes, score_bulls_cows, name="mastermind", variant="default")
 
 
-# -- item 2: a user build and the built-in trees ------------------------------------------------
+# -- a user build and the built-in trees ------------------------------------------------
 def test_a_built_in_game_given_to_game_is_refused_and_its_tree_kept(user_folder):
     tree = user_folder / "tree-mastermind-default.parquet"
     before = tree.read_bytes()
@@ -104,7 +105,7 @@ def test_workers_build_a_lookalike_game_as_itself():
     assert artifacts.artifact_name(artifacts.TREE, get_game("mastermind")) == "tree-mastermind-default.parquet"
 
 
-# -- item 12: --game specs that are no module:function -------------------------------------------
+# -- --game specs that are no module:function -------------------------------------------
 @pytest.mark.parametrize("spec, words", [
     ("../../etc:passwd", "is not a module name"),
     (".x:y", "is not a module name"),
@@ -116,11 +117,11 @@ def test_workers_build_a_lookalike_game_as_itself():
     ("broken22:game", "cannot import broken22: SyntaxError"),
     ("nomodule22.sub:game", "cannot import nomodule22.sub"),
 ])
-def test_bad_game_specs_are_one_line_errors(user_folder, spec, words):
+def test_game_specs_that_name_no_module_function_are_one_line_errors(user_folder, spec, words):
     assert_error(invoke("tables", "--game", spec, "--jobs", "1"), words, 1)
 
 
-# -- item 3: a checkpoint folder removed by a concurrent build ------------------------------------
+# -- a checkpoint folder removed by a concurrent build ------------------------------------
 def test_a_build_goes_on_when_another_removed_its_checkpoint_folder(tmp_path):
     game = mastermind.game(4, 4)
     table = scoring.feedback_table(game)
@@ -155,3 +156,64 @@ def test_sigterm_ends_deduce_tables_with_143_and_no_warnings(tmp_path):
             build.communicate()
     assert build.returncode == 143, err
     assert "leaked" not in err and "Traceback" not in err and "Warning" not in err, err
+
+
+# -- a user's own game, built and played ----------------------------------------------------------
+DEDUCE = Path(sys.executable).parent / "deduce"
+
+
+MODULE = '''
+from itertools import product
+
+from solver.core.game import Game
+from solver.games.generic import from_function, score_bulls_cows
+
+
+def mymind() -> Game:
+    codes = ["".join(c) for c in product("1234", repeat=3)]  # Mastermind: 3 pegs, 4 colours
+    return from_function(codes, codes, score_bulls_cows, name="mymind")
+
+
+def not_a_game():
+    return 42
+'''
+
+
+PLAY = '''
+import mygame
+from solver.core.runtime import get_solver
+from solver.games.generic import play
+
+game = mygame.mymind()
+player = get_solver(game)
+assert player.tree is not None, player.tree_error
+history, secret = play(game, "342")
+assert secret == "342" and len(history) <= 4, history
+print(player.tree.metadata["total_guesses"])
+'''
+
+
+def run_command(args, cwd, env):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
+
+
+def test_a_users_game_is_built_into_a_tree_the_solver_plays(tmp_path):
+    (tmp_path / "mygame.py").write_text(MODULE)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DEDUCE_ARTIFACTS": str(tmp_path / "art")}
+    built = run_command([str(DEDUCE), "tables", "--game", "mygame:mymind", "--jobs", "1"], tmp_path, env)
+    assert built.returncode == 0, built.stderr
+    assert list((tmp_path / "art").glob("tree-mymind-*.parquet"))
+    played = run_command([sys.executable, "-c", PLAY], tmp_path, env)
+    assert played.returncode == 0, played.stderr
+    assert int(played.stdout) >= 64  # every one of the 64 codes needs at least one guess
+
+
+def test_bad_game_specs_are_one_line_errors(tmp_path):
+    (tmp_path / "mygame.py").write_text(MODULE)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DEDUCE_ARTIFACTS": str(tmp_path / "art")}
+    for spec, words in [("mygame", "module:function"), ("nomodule:f", "cannot import"),
+                        ("mygame:missing", "no function"), ("mygame:not_a_game", "not a Game")]:
+        result = run_command([str(DEDUCE), "tables", "--game", spec], tmp_path, env)
+        assert result.returncode == 1, (spec, result.stderr)
+        assert words in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1

@@ -1,4 +1,4 @@
-"""What a new user meets first (issue 23): the name pip knows, the hints that name it, the set-up.
+"""Packaging: the name pip knows, the hints that name it, the set-up, the API docs pages offline.
 
 * The distribution name is not one taken on PyPI by another project, and every `pip install
   'NAME[extra]'` hint in the code, the tests and the README names this distribution and one of its

@@ -1,5 +1,5 @@
-"""Two exact opener rankings into one folder at once (issue 22, item 3): `deduce openers --exact --all`
-with different `--slice`s keep both runs' openers (each rewrite of the ranking file merges what the
+"""The exact opener ranking's file (`pipeline.builders.opener_ranking`): two `deduce openers --exact --all`
+runs into one folder at once with different `--slice`s keep both runs' openers (each rewrite of the ranking file merges what the
 file holds under its lock)."""
 from __future__ import annotations
 
