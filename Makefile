@@ -26,12 +26,14 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(BIN)/deduce tables --jobs $(JOBS) --backend $(BACKEND) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
-## The test suite (what CI runs), on JOBS processes (pytest-xdist).
+## The linter (ruff, configured in pyproject.toml), then the test suite (what CI runs), on JOBS processes (pytest-xdist).
 test: $(STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n $(JOBS)
 
 ## The suite without the tests marked slow (the long replays; `make test` runs them too).
 test-fast: $(STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n $(JOBS) -m "not slow"
 
 ## Throughput and latency benchmarks (not tests).

@@ -138,7 +138,7 @@ def value_before(searcher: Searcher, positions: np.ndarray, r: int, deadline: fl
     def run() -> None:
         try:
             outcome["value"] = searcher.bounded_value(positions, r, 1 << 60, beta=beta, forced=forced)
-        except BaseException as err:  # handed to the waiting thread
+        except BaseException as err:  # noqa: BLE001 - handed to the waiting thread
             outcome["error"] = err
 
     worker = threading.Thread(target=run, name="campaign-search", daemon=True)

@@ -54,5 +54,5 @@ def wait_until_serving(client, server, errors, seconds: float = 60.0) -> None:
         except httpx.TransportError:
             if server.poll() is not None or time.perf_counter() - start > seconds:
                 errors.seek(0)
-                raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}")
+                raise SystemExit(f"deduce serve did not start: {errors.read().decode()[-500:]}") from None
             time.sleep(0.1)

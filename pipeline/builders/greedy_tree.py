@@ -160,7 +160,7 @@ def build(game: Game, table: np.ndarray | None, options: GreedyOptions, progress
     else:  # one process (or a game the workers cannot rebuild from the registry)
         jobs = (builder.grow(group, ((guess, code),), 1) for code, group in groups)
     total = game.n_targets
-    for (code, group), sub in zip(groups, jobs):
+    for (code, _group), sub in zip(groups, jobs):
         sub.feedback[0] = code
         child = len(nodes.parent)
         nodes.graft(sub, root)

@@ -82,7 +82,7 @@ def wanted(solver: Solver) -> dict[str, str]:
     """Return the metadata a current hints file of the solver's tree has: the ranking's settings, the
     tree's and the book's checksums and the advice version."""
     tree = solver.tree
-    solver.book  # loads it (and its checksum)
+    solver.book  # noqa: B018 - loads it (and its checksum)
     return {"top": str(DEFAULT_TOP), "budget": str(solver.budget),
             "tree_sha256": tree.metadata.get("content_sha256", "") if tree is not None else "",
             "book_sha256": solver.book_sha256, "advice_version": advice_version()}

@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         for variant in args.variant or [v for _, v in BOOK_VARIANTS]:
             game = get_game("wordle", variant)
             built, seconds = build_book(game, plan, where.jobs_for(args.jobs), force=args.force,
-                                        progress=lambda done, total: print(f"\r{game.key}: {done}/{total} openers",
+                                        progress=lambda done, total: print(f"\r{game.key}: {done}/{total} openers",  # noqa: B023
                                                                            end="", file=sys.stderr, flush=True))
             print(f"\n{game.key}: {'built in %.1f s' % seconds if built else 'up to date'}", file=sys.stderr)
     return 0

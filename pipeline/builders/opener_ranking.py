@@ -181,7 +181,6 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
         raise ValueError(f"--cutoff must be at least 1, got {cutoff}")
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
-    began = time.monotonic()
     options = options or default_options(game)
     if not options.proves:
         raise ValueError("exact opener totals need a prove-mode search")

@@ -14,7 +14,6 @@ def transcript(game: Game, steps: list[tuple[int, tuple[int, ...]]]) -> list[str
     for number, (row, codes) in enumerate(steps, start=1):
         lines += [f"Guess #{number}: {game.labels[row]}", f"Feedback: {show_board_feedback(game, codes)}"]
     allowed = guesses_allowed(len(steps[0][1]))
-    solved = {b for _, codes in steps for b, code in enumerate(codes) if code == game.win_code}
     verdict = "within" if len(steps) <= allowed else "over"
     lines.append(f"You solved {plural(len(steps[0][1]), 'board')} in {plural(len(steps), 'guess', 'guesses')} "
                  f"({verdict} the {allowed} the game allows)!")

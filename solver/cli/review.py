@@ -7,7 +7,7 @@ from typing import Sequence
 from solver.analysis.notation import parse_answer, parse_guess, parse_step, tokens
 from solver.analysis.boards import show_board_feedback
 from solver.analysis.review import BoardsReview, Review
-from solver.analysis.values import ToGo, figure
+from solver.analysis.values import ToGo
 from solver.core.game import Game
 from solver.core.registry import UsageError
 

@@ -170,7 +170,7 @@ class WarmUp:
         return the exit status: 0 also when another warm-up holds the lock, 1 when the lock cannot be
         kept, 130 when interrupted."""
         try:
-            handle = open(self.path, "a+")  # noqa: SIM115 - the with below closes it; only opening is caught
+            handle = open(self.path, "a+")  # the with below closes it; only opening is caught
         except OSError:
             return 1
         with handle:

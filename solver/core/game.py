@@ -162,7 +162,7 @@ def sequence_items(value: Any, count: int | None = None) -> tuple | None:
         return None
     try:
         return tuple(iterator if count is None else islice(iterator, count + 1))
-    except Exception:  # an iterator failing midway: not a usable sequence
+    except Exception:  # noqa: BLE001 - an iterator failing midway: not a usable sequence
         return None
 
 

@@ -49,7 +49,7 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
         return f"{value[:limit]!r}... ({len(value)} {'characters' if isinstance(value, str) else 'bytes'})"
     try:
         text = _REPR.repr(value)
-    except Exception as err:  # a broken __repr__ must not hide the real error
+    except Exception as err:  # noqa: BLE001 - a broken __repr__ must not hide the real error
         text = f"<{type(value).__name__} object, repr failed: {type(err).__name__}>"
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "..."

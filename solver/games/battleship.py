@@ -116,7 +116,7 @@ def _row(locations: Sequence[Location]) -> list[int]:
 
 def label(locations: Sequence[Location]) -> str:
     """Return the canonical text of a set of locations: sorted, space separated ("A1 B2 C3")."""
-    return " ".join(from_location(loc) for loc in sorted(locations, key=lambda l: (l.col, l.row)))
+    return " ".join(from_location(loc) for loc in sorted(locations, key=lambda place: (place.col, place.row)))
 
 
 @lru_cache(maxsize=None)

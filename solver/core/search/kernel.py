@@ -559,7 +559,6 @@ def union_bounds(ws, d, k, j, r):
         Guesses left below the guess (the classes' own).
     """
     counts = ws.counts[d]
-    win = ws.params[P_WIN_CODE]
     for x in range(k):
         counts[ws.cls_code[d, x]] = x + 1
     code = np.int64(ws.cls_code[d, j])

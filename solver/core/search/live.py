@@ -549,7 +549,7 @@ class ExactLive:
                         taken[t] = -1
                         done[i] = (found, clock() >= deadline)
                         settle()
-            except BaseException as err:  # Stopped: handed to the calling thread
+            except BaseException as err:  # noqa: BLE001 - Stopped: handed to the calling thread
                 with lock:
                     state["error"] = state["error"] or err
             finally:

@@ -50,7 +50,7 @@ def run_watched(searchers: Sequence[Watched], work: Callable[[Watched], Any]) ->
     def run(searcher: Watched, outcome: dict) -> None:
         try:
             outcome["value"] = work(searcher)
-        except BaseException as err:  # handed to the waiting thread
+        except BaseException as err:  # noqa: BLE001 - handed to the waiting thread
             outcome["error"] = err
 
     threads = [threading.Thread(target=run, args=(s, o), name="exact-search", daemon=True)
