@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from rich.style import Style
 
 from solver.wordle_program.app import run
 
@@ -22,6 +23,10 @@ def colour_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     for name in ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "LINES"):
         monkeypatch.delenv(name, raising=False)
+    # rich keeps a parsed style's escape codes for the colour depth it was first drawn in (one process, one
+    # terminal): styles drawn earlier in this process for another terminal are parsed afresh
+    for cached in (Style.parse, Style._add, Style.combine, Style.chain, Style.normalize):
+        getattr(cached, "cache_clear", lambda: None)()
 
 
 def play_terminal(argv: list[str], stdin: str) -> str:
