@@ -25,7 +25,8 @@ def _block(text: str) -> str:
 
 def appendix() -> str:
     """Return the Markdown of the sections the page's repository links now point at."""
-    parts = ["\n## The licence text\n\nThe file `LICENSE` at the top of the repository:\n\n", _block(LICENSE.read_text("utf-8")),
+    parts = ["\n## The licence text\n\nThe file `LICENSE` at the top of the repository:\n\n",
+             _block(LICENSE.read_text("utf-8")),
              ("\n## The word lists' files\n\nThe word lists of `solver/games/data/`, as the package ships them: each "
               "one's comment lines, then how many words it holds.\n")]
     for path in sorted(DATA.glob("*.txt")):

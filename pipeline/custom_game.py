@@ -103,7 +103,8 @@ def build_custom(spec: str, jobs: int = 2, force: bool = False) -> Path:
                 progress.update(task, total=total)
             progress.advance(task, step)
 
-        built, seconds = build_greedy_tree(game, feedback_table(game), GreedyOptions(jobs=jobs), force=force, progress=advance)
+        built, seconds = build_greedy_tree(game, feedback_table(game), GreedyOptions(jobs=jobs), force=force,
+                                           progress=advance)
         status = f"built in {seconds:.1f} s" if built else "up to date"
         progress.update(task, description=f"tree {game.key}: {status}")
     return artifacts.artifact_path(artifacts.TREE, game)

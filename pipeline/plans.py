@@ -23,7 +23,8 @@ SELBY_HARD = (f"{SELBY}, hard.top101.proven (commit 6252040): exact totals of th
 SELBY_LANTS = (f"{SELBY}, lants.bighidden.origwords.tree (commit ca8a821): his best published tree with every "
                "word a possible answer, opening LANTS (52896 guesses)")
 # hard mode with every word: the opener comes from this project's own ranking, not from a published tree
-RANKING_HARD_ALL = ("this project's opener ranking (docs, Trees, Which opener): artifacts/screen-wordle-hard-all-words.csv "
+RANKING_HARD_ALL = ("this project's opener ranking (docs, Trees, Which opener): "
+                    "artifacts/screen-wordle-hard-all-words.csv "
                     "refutes 11627 of the 12972 first guesses and puts THUMP 5th of the rest; of its first five, "
                     "built with this plan less rescan, polish and refine (artifacts/opener-builds-wordle-hard-all-words"
                     ".csv and opener-builds-stopped-wordle-hard-all-words.csv), THUMP has the least total of those "

@@ -1,4 +1,5 @@
-"""`make tables`: rebuild every stale table, tree, opener book and hints file with a progress display, then the manifest."""
+"""`make tables`: rebuild every stale table, tree, opener book and hints file with a progress display, then the
+manifest."""
 from __future__ import annotations
 
 import time

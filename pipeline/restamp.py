@@ -45,7 +45,8 @@ from solver.core import artifacts, atomic
 from solver.core.codeversion import advice_version, code_version
 from solver.core.registry import get_game
 
-COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet", "hints-*.parquet")  # the committed artifacts (never table-*: built)
+# the committed artifacts (never table-*: built)
+COMMITTED = ("tree-*.parquet", "openers-*.parquet", "book-*.parquet", "hints-*.parquet")
 KINDS = {"tree": artifacts.TREE, "openers": artifacts.OPENERS, "book": artifacts.BOOK, "hints": artifacts.HINTS}
 
 

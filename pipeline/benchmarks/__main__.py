@@ -40,7 +40,8 @@ def bench_state() -> None:
 
 
 SECTIONS = {"tables": bench_tables, "exact": bench_exact, "runtime": bench_runtime, "live": bench_live,
-            "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4, "state": bench_state, "boards": bench_boards,
+            "exactlive": bench_exact_live, "exactgames": bench_exact_games, "cards4": bench_cards4,
+            "state": bench_state, "boards": bench_boards,
             "web": bench_web, "book": bench_book, "advice": bench_advice,
             "startup": bench_startup, "servemem": bench_serve_memory, "webload": bench_web_load,
             "largestates": bench_large_states,

@@ -77,8 +77,9 @@ def bench_advice(seed: int = SEED) -> None:
                 print(f"advice {variant} {kind} {game.labels[opener]}={game.decode(code)}: {state.remaining} answers, "
                       f"played {played}, optimum {optimum.total if optimum else '-'} (proof {proof:.1f} s), excess "
                       f"{excess}, {'book' if booked else 'live'}; slowest guess {slowest:.2f} s", flush=True)
-        print(f"advice {variant} (seed {seed}): excess over the optima, favourite openers {excess_sum['favourite']}, random "
-              f"openers {excess_sum['random']}; slowest next_guess {slowest_all:.2f} s", flush=True)
+        print(f"advice {variant} (seed {seed}): excess over the optima, favourite openers "
+              f"{excess_sum['favourite']}, random openers {excess_sum['random']}; slowest next_guess "
+              f"{slowest_all:.2f} s", flush=True)
 
 
 if __name__ == "__main__":

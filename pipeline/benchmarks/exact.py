@@ -73,7 +73,8 @@ def bench_exact() -> None:
         stats = searcher.stats
         one, two = statistics.median(times), statistics.median(threaded)
         selby = selby_seconds(variant == "hard")
-        beside = f"; Selby's C {selby:.2f} s (ratio {one / selby:.2f})" if selby else f" (set {SELBY_ENV} to time Selby's C)"
+        beside = (f"; Selby's C {selby:.2f} s (ratio {one / selby:.2f})" if selby
+                  else f" (set {SELBY_ENV} to time Selby's C)")
         print(f"exact SALET {variant}: total {total}, warm median {one:.2f} s on one core{beside}, "
               f"{two:.2f} s on two threads ({two / one:.2f} of one core), "
               f"{stats.nodes} nodes ({stats.full} full scoring passes), memo hit rate {stats.hit_rate:.1%}")

@@ -43,9 +43,11 @@ targets = game.target_index
 positions = np.flatnonzero(np.array([game.code(row, int(t)) == code for t in targets]))
 search = ExactLive(game, memo=0)
 work = []
-search.progress = lambda seconds, pairs, finished: finished and work.append(pairs)  # pairs scored in all (runs past 2 s)
+# pairs scored in all (runs past 2 s)
+search.progress = lambda seconds, pairs, finished: finished and work.append(pairs)
 choice = search.choose(positions, ((row, code),), math.inf, prove_only=True)
-print(positions.size, choice.total, game.labels[choice.guess], choice.exact, round(choice.seconds, 2), work[-1] if work else 0)
+print(positions.size, choice.total, game.labels[choice.guess], choice.exact, round(choice.seconds, 2),
+      work[-1] if work else 0)
 """
 
 

@@ -1,4 +1,5 @@
-"""`make bench` sections `runtime`, `live`, `exactlive`, `exactgames` and `cards4`: the runtime solver on and off the tree."""
+"""`make bench` sections `runtime`, `live`, `exactlive`, `exactgames` and `cards4`: the runtime solver on and
+off the tree."""
 from __future__ import annotations
 
 import statistics
@@ -172,7 +173,8 @@ def bench_exact_games() -> None:
             nodes = walk(solver, State(solver, (), None), first=row)
             totals.append((int(nodes.subtree[0]), time.perf_counter() - start))
         (greedy, greedy_s), (exact, exact_s) = totals
-        print(f"off-tree {game.title} after {opener}: greedy {greedy} ({greedy / game.n_targets:.4f}, {greedy_s:.1f} s), "
+        print(f"off-tree {game.title} after {opener}: greedy {greedy} ({greedy / game.n_targets:.4f}, "
+              f"{greedy_s:.1f} s), "
               f"exact live {exact} ({exact / game.n_targets:.4f}, {exact_s:.1f} s), {greedy - exact:+d} guesses",
               flush=True)
 

@@ -22,8 +22,9 @@ from pipeline.benchmarks.timing import free_port
 from solver.core.registry import get_game
 
 # (game, variant or None, guess, feedback): one state off the tree of each game
-OFF_TREE = (("wordle", None, "CRANE", "RYRGR"), ("wordle", "hard", "CRANE", "RYRGR"), ("wordle", None, "GOMBO", "RRRRR"),
-            ("mastermind", None, "1234", [0, 1]), ("bulls", None, "5678", [0, 1]), ("cards", "n2", "2C 3D", [0, 0, 1, 0, 0]),
+OFF_TREE = (("wordle", None, "CRANE", "RYRGR"), ("wordle", "hard", "CRANE", "RYRGR"),
+            ("wordle", None, "GOMBO", "RRRRR"), ("mastermind", None, "1234", [0, 1]), ("bulls", None, "5678", [0, 1]),
+            ("cards", "n2", "2C 3D", [0, 0, 1, 0, 0]),
             ("cards", "n3", "2C 3D 4H", [0, 0, 0, 3, 3]), ("cards", "n4", "2C 3D 4H 5S", [0, 0, 1, 3, 3]),
             ("battleship", None, "B2-C3-D4", [0, 0, 0]))
 LOAD_GAMES = (("wordle", None), ("wordle", "hard"), ("mastermind", None), ("bulls", None), ("cards", "n2"),
@@ -66,7 +67,8 @@ def load_bodies(seed: int = 0) -> list[dict]:
         game = get_game(name, variant)
         guess, target = rng.randrange(game.n_guesses), int(game.target_index[rng.randrange(game.n_targets)])
         feedback = game.decode(game.code(guess, target))
-        out.append(_body(name, variant, game.labels[guess], feedback if isinstance(feedback, str) else list(feedback), 5))
+        marks = feedback if isinstance(feedback, str) else list(feedback)
+        out.append(_body(name, variant, game.labels[guess], marks, 5))
     return out
 
 

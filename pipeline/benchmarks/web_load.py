@@ -68,7 +68,8 @@ class Outcome:
             for _, status, _ in rows:
                 statuses[status] = statuses.get(status, 0) + 1
             others = {k: v for k, v in statuses.items() if k not in (200, 503)}
-            timing = (f"median {quantile(served, 0.5):.2f} s, p99 {quantile(served, 0.99):.2f} s, max {max(served):.2f} s"
+            timing = (f"median {quantile(served, 0.5):.2f} s, p99 {quantile(served, 0.99):.2f} s, "
+                      f"max {max(served):.2f} s"
                       if served else "none served")
             out.append(f"{kind}: {len(rows)} sent, {len(served)} served ({timing}), {statuses.get(503, 0)} refused 503"
                        + (f", other {others}" if others else ""))

@@ -14,7 +14,8 @@ each covered opener, the second guess and its value, computed here ahead of time
   (`prove_remaining`; `--complete` runs only this stage on the committed books).
 
 Openers covered: the `BookPlan.top` best of the committed opener ranking (`deduce openers --exact
---all`; beyond its exact totals, by the greedy figure: `book_openers`) and `FAVOURITES`, the words people commonly open with; `--all` covers every allowed guess
+--all`; beyond its exact totals, by the greedy figure: `book_openers`) and `FAVOURITES`, the words
+people commonly open with; `--all` covers every allowed guess
 (the complete book: a cluster's job, `python -m pipeline.builders.opener_book --all --backend dask`).
 One task per opener, each with a searcher of its own (an empty memo: the same file from the same
 command); finished openers are checkpointed, so a killed build resumes where it stopped.

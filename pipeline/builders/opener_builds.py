@@ -183,7 +183,8 @@ def _write_rows(path: Path, command: str, header: list[str], rows: list[list]) -
 
 def main(argv: list[str] | None = None) -> None:
     """Build the openers named and write the CSV (`--out`)."""
-    parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_builds", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_builds",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("variant")
     parser.add_argument("openers", nargs="*")

@@ -5,8 +5,8 @@
 `Searcher` for all the openers it gets (a module-level cache), so what its memo learnt from one
 opener speeds up the next; anagrams (CRATE, TRACE), which split the targets into largely the same
 classes, go to one worker as one task. One task alone runs in this process with the opener's
-classes on `jobs` threads (`solver.core.search.parallel.ThreadedTotals`). With a `cutoff`, an opener is abandoned as soon as its total provably
-reaches the cutoff; its result is then a lower bound (`proven_exact` False).
+classes on `jobs` threads (`solver.core.search.parallel.ThreadedTotals`). With a `cutoff`, an opener
+is abandoned as soon as its total provably reaches the cutoff; its result is then a lower bound (`proven_exact` False).
 
 `rank_openers` ranks many openers (every allowed one: `deduce openers --exact --all`) with a cut-off
 shared by the tasks, as Selby's solver does without `-s`: one more than the best exact total found
@@ -168,8 +168,8 @@ def exact_openers(game: Game, table: np.ndarray, rows, cutoff: int | None = None
 
     `table` is codes[all guesses, all targets] (`table_for`). `jobs` worker processes share the
     openers, a group of anagrams per task (`groups`); a single group, `jobs=1` or a game that does
-    not pickle runs in this process, each opener's classes on `jobs` threads. `progress(result)` is called as each opener's result arrives
-    (a group's at once). Sorted by (total, cut off last, label).
+    not pickle runs in this process, each opener's classes on `jobs` threads. `progress(result)` is
+    called as each opener's result arrives (a group's at once). Sorted by (total, cut off last, label).
     """
     rows = [int(r) for r in dict.fromkeys(int(r) for r in rows)]
     if not rows:

@@ -247,7 +247,8 @@ def deepen(game: Game, table: np.ndarray, options: SearchOptions, screened: list
         else:
             kept += 1
         if progress:
-            progress(f"{s.label}: {verdict} ({s.open_classes} classes left open{', by ' + s.refuted_by if s.refuted_by else ''})")
+            progress(f"{s.label}: {verdict} ({s.open_classes} classes left open"
+                     f"{', by ' + s.refuted_by if s.refuted_by else ''})")
     return sorted(screened, key=Screened.key)
 
 
@@ -257,7 +258,8 @@ def _or_blank(value: int) -> int | str:
 
 def main(argv: list[str] | None = None) -> None:
     """Screen a variant's openers and write the CSV (`--out`)."""
-    parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_screen", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m pipeline.builders.opener_screen",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("variant")
     parser.add_argument("--work", type=float, default=2e7, help="pairs scored by each opener's probe")
@@ -266,11 +268,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--class-lead", type=int, default=0,
                         help="openers not refuted, least worst class after two guesses first, whose classes are probed")
     parser.add_argument("--class-work", type=float, default=2e8, help="pairs scored by each class's probe")
-    parser.add_argument("--also", nargs="*", default=[], help="openers whose classes are probed and lower bound measured too")
+    parser.add_argument("--also", nargs="*", default=[],
+                        help="openers whose classes are probed and lower bound measured too")
     parser.add_argument("--deepen", type=Path, default=None,
                         help="a screen's CSV whose leading openers' classes are probed again (screens nothing else)")
     parser.add_argument("--deep-lead", type=int, default=10, help="with --deepen: openers that stay open, probed again")
-    parser.add_argument("--deep-work", type=float, default=1e10, help="with --deepen: pairs scored by each class's probe")
+    parser.add_argument("--deep-work", type=float, default=1e10,
+                        help="with --deepen: pairs scored by each class's probe")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     negative = [name for name in ("work", "lead", "seconds", "class_lead", "class_work", "deep_lead", "deep_work")

@@ -123,7 +123,8 @@ class SplitClass:
         if again:
             return [Probe(self.code, (row,), 1, self.work[1]) for row in again[:batch]]
         rows = [row for row in self.order if row not in self.refuted][:batch * PROBE_CHUNK]
-        return [Probe(self.code, tuple(rows[i:i + PROBE_CHUNK]), 0, self.work[0]) for i in range(0, len(rows), PROBE_CHUNK)]
+        return [Probe(self.code, tuple(rows[i:i + PROBE_CHUNK]), 0, self.work[0])
+                for i in range(0, len(rows), PROBE_CHUNK)]
 
     def take_probe(self, result: ProbeResult) -> None:
         if result.probe.stage == 0:
@@ -163,7 +164,8 @@ class SplitClass:
         if row < 0:
             tried = self.candidates() or []
             raise RuntimeError(f"a class of {self.group.size} targets cannot be finished: " + (
-                f"none of its first {len(tried)} guesses not refuted finishes it" if tried else "every guess is refuted"))
+                f"none of its first {len(tried)} guesses not refuted finishes it" if tried
+                else "every guess is refuted"))
         nodes = Nodes()
         top = nodes.add(-1, self.code, 1, row, int(self.group.size))
         for child, _ in self.children(row):

@@ -346,7 +346,8 @@ class Dask:
     @classmethod
     def connect(cls, scheduler: str | None = None, jobs: int = 2) -> "Dask":
         """Connect to the scheduler at `scheduler`, or start a LocalCluster of `jobs` worker processes
-        (one thread each, on 127.0.0.1, the status page on a free loopback port); check the workers can run deduce's tasks.
+        (one thread each, on 127.0.0.1, the status page on a free loopback port); check the workers can run
+        deduce's tasks.
 
         The scheduler must answer Dask's handshake within CONNECT_SECONDS (`handshake`: a port that
         accepts and never answers, such as the dashboard's, is refused then instead of waiting for

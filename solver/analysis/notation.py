@@ -6,8 +6,9 @@ separated by spaces, '-' or '+' ("A1-A3-H1", "2C+AS"), which keeps a guess in on
 Feedback: wordle marks like "GYRRR" (G green, Y yellow, R grey; any case; also the digits 2/1/0, B, X,
 "." or "-" for grey, and pasted emoji squares: `wordle.MARK_SPELLINGS`); the other games
 comma-separated integers with optional parentheses: "0,1,0" or "(0,1,0)".
-A step is "GUESS=FEEDBACK" (typed while coached, also "GUESS FEEDBACK" or a bare GUESS: `parse_entry`); a path is steps separated by ',' or ';'
-("A1-A3-H1=0,1,0,B2-C3-D4=1,0,0": a guess never contains a comma, so the split is unambiguous).
+A step is "GUESS=FEEDBACK" (typed while coached, also "GUESS FEEDBACK" or a bare GUESS: `parse_entry`); a
+path is steps separated by ',' or ';' ("A1-A3-H1=0,1,0,B2-C3-D4=1,0,0": a guess never contains a comma, so
+the split is unambiguous).
 
 Every parser returns guess rows and feedback codes of the `Game`, or raises ValueError with a
 one-line message naming the bad text.
@@ -53,7 +54,8 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
     if lists == "nyt":
         if answers or guesses or every_word or size != 5 or variant not in (None, "normal", "hard", "normal-nyt",
                                                                               "hard-nyt"):
-            raise UsageError("--lists nyt takes none of --answers, --guesses, --all-words, --size, --variant answers-only")
+            raise UsageError("--lists nyt takes none of --answers, --guesses, --all-words, --size, "
+                             "--variant answers-only")
         return get_game("wordle", ("hard" if hard or variant in ("hard", "hard-nyt") else "normal") + "-nyt")
     if variant is not None and variant.endswith(ALL_WORDS) and variant in VARIANTS["wordle"]:
         every_word, variant = True, variant.removesuffix(ALL_WORDS)  # "hard-all-words": --hard --all-words
@@ -62,7 +64,8 @@ def select_game(name: str, variant: str | None = None, hard: bool = False, answe
             raise UsageError(f"--hard contradicts --variant {variant}")
         variant = "hard"
     if variant is not None and variant not in VARIANTS["wordle"]:
-        raise UnknownGameError(f"unknown variant {excerpt(variant)} of wordle: choose from {', '.join(VARIANTS['wordle'])}")
+        raise UnknownGameError(f"unknown variant {excerpt(variant)} of wordle: "
+                               f"choose from {', '.join(VARIANTS['wordle'])}")
 
     if variant == "answers-only":
         if answers or guesses:
@@ -156,7 +159,8 @@ def parse_feedback(game: Game, text: str) -> int:
     inner = text[1:-1] if text.startswith("(") and text.endswith(")") else text
     fields = [f for f in re.split(r"[,\s]+", inner.strip()) if f]
     if not fields or not all(f.isdigit() and f.isascii() for f in fields):
-        raise ValueError(f"{game.name} feedback must be integers like {show_feedback(game, game.win_code)}, got {excerpt(text)}")
+        raise ValueError(f"{game.name} feedback must be integers like {show_feedback(game, game.win_code)}, "
+                         f"got {excerpt(text)}")
     return game.encode(tuple(int(f) for f in fields))
 
 

@@ -262,7 +262,8 @@ def review(game: Game, steps: Sequence[tuple[int, int]], budget: float | None = 
                                     expected_after, player, game.labels[best_row], best, luck_of(sizes, after),
                                     state.candidates))
     limit = game.max_guesses if limit is None else limit
-    mine = () if answer is None or not own else solver_play(game, answer, (game.max_guesses or len(steps)) + OVERTIME_PLAY)
+    mine = (() if answer is None or not own
+            else solver_play(game, answer, (game.max_guesses or len(steps)) + OVERTIME_PLAY))
     return Review(game.title, tuple(reviewed), won, limit, None if answer is None else game.labels[answer], mine, game)
 
 

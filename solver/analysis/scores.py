@@ -63,7 +63,8 @@ class Scores:
         with `every_guess`, of every allowed guess."""
         allowed = strategy.allowed_guesses(game, history)
         rows = allowed if every_guess else strategy.symmetry_pool(game, history)
-        note = f"one guess per class of equivalent guesses: {rows.size} of {allowed.size}" if rows.size < allowed.size else ""
+        note = (f"one guess per class of equivalent guesses: {rows.size} of {allowed.size}"
+                if rows.size < allowed.size else "")
         allowed = allowed.size
         if not every_guess and rows.size * positions.size > RANK_PAIRS:
             rows = np.sort(strategy.live_pool(game, positions, history))
@@ -171,7 +172,8 @@ def stored_ranking(state, top: int, budget: float | None = None) -> tuple[list[R
     ranked = []
     for i in span:
         row, worst = int(rows.guess[i]), int(rows.worst[i])
-        scored = Scored(row, game.labels[row], float(rows.expected_left[i]), float(rows.entropy[i]), bool(rows.possible[i]))
+        scored = Scored(row, game.labels[row], float(rows.expected_left[i]), float(rows.entropy[i]),
+                        bool(rows.possible[i]))
         to_go = ToGo(row, float(rows.to_go[i]), worst if worst >= 0 else None, rows.kind[i],
                      values.ahead_source(rows.source[i]), state.remaining, int(rows.lost[i]), bool(rows.lost_exact[i]),
                      values.guesses_left(state))

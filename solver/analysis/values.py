@@ -398,8 +398,9 @@ def rate_alone(state: State, row: int, budget: float | None = None, play_out: in
                ahead: bool = True) -> ToGo:
     """Return the value of guess `row` in `state` rated alone (`rate` with the whole budget, as large a state as
     a game's start); where that leaves an estimate and the state has at most `play_out` candidates, the
-    solver's own play after the guess played out live over every candidate instead (`play_out`: PLAY_OUT) (a real strategy: an
-    upper bound, `APPROXIMATE`; its worst case, and whether it finishes every candidate within the limit).
+    solver's own play after the guess played out live over every candidate instead (`play_out`: PLAY_OUT)
+    (a real strategy: an upper bound, `APPROXIMATE`; its worst case, and whether it finishes every
+    candidate within the limit).
     The Why of a guess and the solver's row of a ranking are valued so, and agree."""
     value = rate(state, [row], budget, large=True, ahead=ahead)[row]
     if value.kind != ESTIMATE or state.remaining > (PLAY_OUT if play_out is None else play_out):

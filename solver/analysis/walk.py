@@ -129,7 +129,8 @@ def replay(solver: Solver, steps: Sequence[tuple[int, int]]) -> State:
 
 def feedback_codes(game: Game, row: int, targets: np.ndarray) -> np.ndarray:
     """Return the feedback codes (int64) of guess row `row` against target rows `targets`."""
-    if targets.size <= PYTHON_RULE_LIMIT or (targets.size <= 8 * PYTHON_RULE_LIMIT and "solver.core.scoring" not in sys.modules):
+    if targets.size <= PYTHON_RULE_LIMIT or (targets.size <= 8 * PYTHON_RULE_LIMIT
+                                             and "solver.core.scoring" not in sys.modules):
         return np.array([game.code(row, t) for t in targets.tolist()], dtype=np.int64)
     from solver.core import scoring  # defers Numba to the compute path
 

@@ -150,10 +150,12 @@ def tree(
     game: GameName,
     path: Annotated[str, typer.Option("--path", "-p", metavar="HISTORY", show_default=False,
                                       help="Guesses so far: GUESS=FEEDBACK,GUESS=FEEDBACK...")] = "",
-    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=0, show_default=False,
-                                                 help="Print this many levels below the node as an indented tree.")] = None,
-    dot: Annotated[Optional[Path], typer.Option("--dot", metavar="FILE", show_default=False,
-                                                help=f"Write the node and --depth levels (default {DOT_DEPTH}) as Graphviz.")] = None,
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", "-d", min=0, show_default=False,
+        help="Print this many levels below the node as an indented tree.")] = None,
+    dot: Annotated[Optional[Path], typer.Option(
+        "--dot", metavar="FILE", show_default=False,
+        help=f"Write the node and --depth levels (default {DOT_DEPTH}) as Graphviz.")] = None,
     max_nodes: Annotated[int, typer.Option("--max-nodes", min=1, help="With --dot: draw at most N nodes, level by "
                                                                       "level; the rest become 'N more' nodes.")] = 200,
     candidates: Show = 10,
@@ -187,7 +189,8 @@ def tree(
 def play(
     ctx: typer.Context,
     game: GameName,
-    answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False, help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
+    answer: Annotated[list[str], typer.Argument(metavar="ANSWER", show_default=False,
+                                                help="The hidden answer, e.g. A1 A3 H1, 2C AS, CRANE, 1122, 0123.")],
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
     size: Size = 5, lists: Lists = "original",
@@ -200,7 +203,8 @@ def play(
     `--boards N`, give one answer per board: `deduce play wordle CRANE SLOTH --boards 2`.
     """
     with domain_errors():
-        chosen = _game(game, variant or notation.answer_variant(game, answer), hard, answers, guesses, all_words, size, lists)
+        chosen = _game(game, variant or notation.answer_variant(game, answer), hard, answers, guesses, all_words, size,
+                       lists)
         _live(ctx, chosen, budget, live, prove)
         if boards > 1:
             several.check_boards(chosen, boards)
@@ -217,8 +221,9 @@ def play(
 def _converse(session) -> None:
     stdin = typer.get_text_stream("stdin")
     try:
-        status = sessions.converse(session, iter(stdin.readline, ""), typer.echo, lambda m: typer.echo(f"error: {m}", err=True),
-                          lambda p: typer.echo(p, nl=False), echo_input=not stdin.isatty(), interactive=stdin.isatty())
+        status = sessions.converse(session, iter(stdin.readline, ""), typer.echo,
+                                   lambda m: typer.echo(f"error: {m}", err=True), lambda p: typer.echo(p, nl=False),
+                                   echo_input=not stdin.isatty(), interactive=stdin.isatty())
     except UnicodeDecodeError as err:  # a line of standard input that is not UTF-8 text: one line, no traceback
         typer.echo(f"error: standard input is not UTF-8 text (byte 0x{err.object[err.start]:02x} cannot be read)",
                    err=True)
@@ -275,8 +280,9 @@ def bench(
     seed: Annotated[int, typer.Option("--seed", help="Random seed of --sample.")] = 0,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="FILE.png", show_default=False,
                                                  help="Also draw the histogram (matplotlib).")] = None,
-    hardest: Annotated[int, typer.Option("--hardest", metavar="N", min=0,
-                                         help="List at most N of the targets needing the most guesses (0: none).")] = 10,
+    hardest: Annotated[int, typer.Option(
+        "--hardest", metavar="N", min=0,
+        help="List at most N of the targets needing the most guesses (0: none).")] = 10,
     variant: Variant = None, hard: Hard = False, answers: Answers = None, guesses: Guesses = None,
     all_words: AllWords = False,
     size: Size = 5, lists: Lists = "original",
@@ -301,7 +307,8 @@ def bench(
             with terminal_progress(f"bench {chosen.title} on {boards} boards", sample or playout.BOARD_SETS) as advance:
                 result = playout.run_boards(chosen, boards, sample, seed, on_solved=advance)
         else:
-            with terminal_progress(f"bench {chosen.title}", min(sample or chosen.n_targets, chosen.n_targets)) as advance:
+            with terminal_progress(f"bench {chosen.title}",
+                                   min(sample or chosen.n_targets, chosen.n_targets)) as advance:
                 result = playout.run(chosen, sample, seed, on_solved=advance)
         _say(replay.histogram(result, hardest))
         if plot is not None:
@@ -316,7 +323,8 @@ def openers(
         "--top", "-k", min=1, show_default=False,
         help=f"How many openers to rank (default {OPENERS_TOP}); with --all: keep the N best exact (the cut-off is the "
              "N-th best total so far, default 1) and print them.")] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Exact least total guesses of each opener (branch and bound search).")] = False,
     every: Annotated[bool, typer.Option(
         "--all", help="With --exact: rank every allowed opener, best by score first, with a shared cut-off, into "
                       "artifacts/openers-GAME-VARIANT.parquet (resumes what it holds).")] = False,
@@ -350,10 +358,10 @@ def openers(
     Wordle), one line per opener, best first: `SALET 7920`; with `--cutoff T` an opener that
     cannot beat T is abandoned early and printed as `TRACE >= 7926` (a proven lower bound).
     Openers are shared by --jobs processes (one opener: its classes on --jobs threads); an opener
-    the ranking file holds exactly is answered from it, marked "(from the opener ranking)". Wordle on 2 cores: 1-20 s per good opener
-    (`--exact --top 10`, or the six best published openers: under a minute); a weak opener such
-    as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses it in 2 s (a cutoff
-    close to the totals saves little).
+    the ranking file holds exactly is answered from it, marked "(from the opener ranking)". Wordle on
+    2 cores: 1-20 s per good opener (`--exact --top 10`, or the six best published openers: under a
+    minute); a weak opener such as FUZZY can take more than 15 minutes, but `--cutoff 7921` dismisses
+    it in 2 s (a cutoff close to the totals saves little).
 
     With --exact --all: every allowed opener (or a --slice), best by expected remaining candidates
     first, with the cut-off one more than the best exact total so far (the N-th best with --top N):
@@ -408,9 +416,10 @@ def hint(
     Guesses are ranked by the expected guesses to finish with them ("to go", this one included, with
     the worst case): from the tree, the opener ranking or the exact search within the budget, each
     marked proven, approximate (~) or a lower bound (>=); the solver's guess is always listed, and
-    the expected candidates left and the entropy are shown beside. The "Why GUESS:" block gives the sizes of the groups the guess splits the candidates into, the
-    worst case, the chance it is the answer and the guesses expected from here (from the tree, or
-    the solver's play computed live; `--explain GUESS` for another guess).
+    the expected candidates left and the entropy are shown beside. The "Why GUESS:" block gives the
+    sizes of the groups the guess splits the candidates into, the worst case, the chance it is the
+    answer and the guesses expected from here (from the tree, or the solver's play computed live;
+    `--explain GUESS` for another guess).
 
     For wordle the possible answers are the 2315 answers, as in `tree` and `solve` (with
     --all-words: every acceptable word). Example: `deduce hint wordle CRANE=RYRGR --top 10`

@@ -178,10 +178,12 @@ def line(game: Game, result) -> str:
     """Return one opener's line: ``SALET 7920``, ``TRACE >= 7921`` (cut off), or that no tree
     opening with it finishes within the guess limit."""
     if not result.finishes:
-        from pipeline.builders.opener_ranking import default_options  # defers the pipeline (Numba, pyarrow) to this command
+        # defers the pipeline (Numba, pyarrow) to this command
+        from pipeline.builders.opener_ranking import default_options
 
         limit = default_options(game).max_guesses
-        return f"{result.label}: cannot guarantee {limit} (proven): at least 1 answer needs a {ordinal(limit + 1)} guess"
+        return (f"{result.label}: cannot guarantee {limit} (proven): "
+                f"at least 1 answer needs a {ordinal(limit + 1)} guess")
     return f"{result.label} {'' if result.proven_exact else '>= '}{result.total}"
 
 

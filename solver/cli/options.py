@@ -26,7 +26,8 @@ Guesses = Annotated[Optional[Path], typer.Option(
     help="Wordle: your acceptable-guess list, one word a line (without --answers every word may be the answer).")]
 Top = Annotated[int, typer.Option("--top", "-k", min=1, help="How many guesses to rank.")]
 Show = Annotated[int, typer.Option("--candidates", "-c", min=0, help="List at most N candidates (0: all).")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel worker processes (tree building, exact openers).")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1,
+                                   help="Parallel worker processes (tree building, exact openers).")]
 Force = Annotated[bool, typer.Option("--force", help="Rebuild even when the artifact is up to date.")]
 BackendName = Annotated[str, typer.Option(
     "--backend", metavar="local|dask",

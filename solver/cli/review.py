@@ -79,7 +79,8 @@ def table(review: Review) -> list[str]:
         luck = "-" if g.decided else f"{g.luck:.0f}"
         skill = "-" if g.skill is None else f"{g.skill:.0f}"
         out.append(f"{g.number:>2}  {g.guess:<{width}}  {g.feedback:<{fb}}  {g.before:>6}  {g.after:>5}  "
-                   f"{g.expected_after:>8.1f}  {luck:>4}  {my_value:>{go}}  {g.best_guess:<{width}}  {best_value:>{go}}  "
+                   f"{g.expected_after:>8.1f}  {luck:>4}  {my_value:>{go}}  {g.best_guess:<{width}}  "
+                   f"{best_value:>{go}}  "
                    f"{g.cost_text():>8}  {skill:>5}")
     return out
 
@@ -135,8 +136,8 @@ def lines(review: Review, limit: int | None = None, words: bool = False) -> list
         out += word_lines(review)
     approx = "" if review.exact else " (not every value proven: see the marks)"
     luck = f", luck {review.luck}/100" if review.luck is not None else ""
-    return out + ["", LEGEND, "", f"Guesses lost: {review.cost_text()}{approx}. Skill {review.skill}/100{luck}.", SCORES,
-                  "", review.share(limit)]
+    return out + ["", LEGEND, "", f"Guesses lost: {review.cost_text()}{approx}. Skill {review.skill}/100{luck}.",
+                  SCORES, "", review.share(limit)]
 
 
 def board_lines(review: BoardsReview, words: bool = False) -> list[str]:

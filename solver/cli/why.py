@@ -42,7 +42,8 @@ def why_lines(why: Explanation, limit: int | None = None) -> list[str]:
         average += "guesses from here not known"
     else:
         past = ", playing on past the limit" if value.lost else ""
-        average += f"{QUALIFIERS[value.kind]}{figure(value.expected)} guesses from here, this one included{past} ({value.describe()})"
+        average += (f"{QUALIFIERS[value.kind]}{figure(value.expected)} guesses from here, this one included{past} "
+                    f"({value.describe()})")
     lines = [f"Why {why.guess} ({whose}):",
              f"  groups: {group_list(why.groups)} ({plural(why.candidates, 'candidate')} in "
              f"{plural(len(why.groups), 'group')})",

@@ -410,7 +410,8 @@ def read_book(game: Game, folder: Path | None = None) -> tuple[dict[tuple[int, i
         bad |= labels[np.clip(guess, 0, game.n_guesses - 1)] != texts
         first = int(np.flatnonzero(bad)[0]) if bad.any() else None
         if first is not None:
-            raise ValueError(f"row {first}: {table.column('opener')[first]}={code[first]} {texts[first]} {total[first]}")
+            raise ValueError(f"row {first}: {table.column('opener')[first]}={code[first]} {texts[first]} "
+                             f"{total[first]}")
         openers = table.column("opener").dictionary_encode().combine_chunks()
         rows = np.array([game.index_of(word) for word in openers.dictionary.to_pylist()], dtype=np.int64)
         opener = rows[openers.indices.to_numpy()]

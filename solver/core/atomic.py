@@ -6,8 +6,8 @@ What an output path may be, and what happens to it:
   ``.<name>.<pid>.<random>.tmp``, then renamed over it, so an interrupted run leaves the old file
   whole (a killed process may leave the temporary file: readers ignore it, the pipeline removes
   stale ones of its artifacts folder (`remove_stale_in_folder`), and `remove_stale_temporaries` those of
-  one file, which the `wordle` program calls for its state file when it starts). An existing file keeps its permission bits
-  (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
+  one file, which the `wordle` program calls for its state file when it starts). An existing file keeps
+  its permission bits (and its owner where we may set it); a new one gets 0666 minus the umask. A read-only file (no
   write permission for us, or no write bit at all) is refused, not replaced, as editors do.
 * a symbolic link is followed, as editors do: its target is replaced (or created), the link stays;
   except a link in a sticky world-writable folder that belongs neither to us nor to the folder's owner

@@ -244,7 +244,8 @@ class Solver:
             raise ValueError(f"folder must be a path (a string or a Path) or None, got {excerpt(folder)}")
         if not isinstance(budget, (int, float, np.integer, np.floating)) or isinstance(budget, (bool, np.bool_)) \
                 or not budget >= 0:
-            raise ValueError(f"budget must be a number of seconds, 0 or more (math.inf: no limit), got {excerpt(budget)}")
+            raise ValueError(f"budget must be a number of seconds, 0 or more (math.inf: no limit), "
+                             f"got {excerpt(budget)}")
         if not isinstance(live, str) or live not in LIVE_MODES:
             raise ValueError(f"live mode is {' or '.join(LIVE_MODES)}, not {excerpt(live)}")
         if not is_integer(memo) or memo < 0:
@@ -367,7 +368,8 @@ class Solver:
     def _solved_state(self, state: State, history, row: int) -> State:
         positions = np.flatnonzero(self.game.target_index == row)
         tree = self.tree
-        sure = state.node is not None and tree is not None and tree.remaining[state.node] == 1 and tree.guess[state.node] == row
+        sure = (state.node is not None and tree is not None and tree.remaining[state.node] == 1
+                and tree.guess[state.node] == row)
         if positions.size == 0:
             raise InconsistentFeedbackError(f"{self.game.labels[row]} is not one of the {self.game.n_targets} answers "
                                             f"of {self.game.title}")
@@ -524,7 +526,8 @@ class Solver:
     def narrow(self, positions: np.ndarray, row: int, code: int) -> np.ndarray:
         """Return the target positions among `positions` for which guess `row` gives `code`."""
         game = self.game
-        if positions.size > PYTHON_NARROW and (positions.size > 8 * PYTHON_NARROW or "solver.core.scoring" in sys.modules):
+        if positions.size > PYTHON_NARROW and (positions.size > 8 * PYTHON_NARROW
+                                               or "solver.core.scoring" in sys.modules):
             from solver.core import scoring  # defers Numba to the live path
 
             codes = scoring.feedback_table(game, [row], game.target_index[positions])[0]

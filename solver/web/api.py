@@ -145,8 +145,9 @@ def _next(request: NextRequest) -> Job:
     key, steps = _history(request)
     service.check_left(key, steps)
     quick = service.on_tree(key, steps) and (request.top == 0 or service.ranked_ahead(key, steps, request.top))
-    return Job(not quick, lambda: service.next_guess(key, service.check_steps(key, steps), request.top, request.candidates,
-                                                      admission.budget(service.LIVE_SECONDS)), "next")
+    return Job(not quick, lambda: service.next_guess(key, service.check_steps(key, steps), request.top,
+                                                      request.candidates, admission.budget(service.LIVE_SECONDS)),
+               "next")
 
 
 # candidates, feedback, check: the candidates narrowed and a guess checked (milliseconds, off the tree too)

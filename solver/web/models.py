@@ -17,7 +17,8 @@ def unicode_text(text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError as err:
         raise PydanticCustomError("unicode_text", "not Unicode text: a lone surrogate ({char}) at character "
-                                  "{position}", {"char": f"\\u{ord(text[err.start]):04x}", "position": err.start}) from None
+                                  "{position}",
+                                  {"char": f"\\u{ord(text[err.start]):04x}", "position": err.start}) from None
     return text
 
 
@@ -41,8 +42,8 @@ FeedbackOut = Annotated[Union[str, list[int]], Field(
 
 ToGoKind = Union[Literal["proven", "approximate", "bound", "estimate"], None]
 TO_GO_KINDS = ("proven: the least possible (exact search or a proven tree); approximate: the best strategy found in "
-               "time (the optimum is at most this); bound: a proven lower bound (the opener ranking); estimate: a quick "
-               "estimate from the classes the guess leaves, for a guess no search rated in time.")
+               "time (the optimum is at most this); bound: a proven lower bound (the opener ranking); estimate: a "
+               "quick estimate from the classes the guess leaves, for a guess no search rated in time.")
 
 
 class Step(BaseModel):

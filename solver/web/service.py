@@ -135,7 +135,8 @@ def prime_kernels() -> None:
         log.exception("running a first kernel failed")
 
 
-WARM_VARIANTS = (("wordle", "hard"), ("cards", "n3"))  # loaded at startup besides each game's default variant (the page's)
+# loaded at startup besides each game's default variant (the page's)
+WARM_VARIANTS = (("wordle", "hard"), ("cards", "n3"))
 
 
 def warm() -> None:
@@ -354,7 +355,8 @@ def next_guess(key: Key, steps: Steps, top: int, shown: int, budget: float = LIV
     source = (state_of(key, steps[:-1]) if solved else state).source
     mine = next((alt for alt in ranked if alt["solver"]), None)
     if why is not None and mine is not None and mine["value"] is not None:
-        why.update(value=mine["value"], expected_guesses=mine["value"]["expected"], worst_guesses=mine["value"]["worst"])
+        why.update(value=mine["value"], expected_guesses=mine["value"]["expected"],
+                   worst_guesses=mine["value"]["worst"])
     return {"title": game.title, "guess": None if solved else game.labels[state.solver.guess_row(state)],
             "source": source, "source_text": "" if solved else source_text(state, why),
             "exact": False if solved else state.exact, "value": None if solved else state.value,

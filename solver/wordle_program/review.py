@@ -42,7 +42,8 @@ def game_review(session: Session, game: Round) -> Review | None:
 
 def review_line(session: Session, game: Round) -> str | None:
     """Return the two review lines of a finished game ("Review: skill S, luck L, C guesses lost ...",
-    then the `deduce review` command that rates each guess), or None when it cannot be reviewed (an answer outside the session's answer list)."""
+    then the `deduce review` command that rates each guess), or None when it cannot be reviewed (an
+    answer outside the session's answer list)."""
     result = game_review(session, game)
     if result is None:
         return None

@@ -126,7 +126,8 @@ class RichUI:
             self.welcome(session)
 
     def welcome(self, session: Session) -> None:
-        modes = [name for name, on in (("hard mode", session.hard), ("random answers", session.order is not None)) if on]
+        modes = [name for name, on in (("hard mode", session.hard), ("random answers", session.order is not None))
+                 if on]
         if session.boards > 1:
             n = session.boards
             self.console.print(f"[bold]Wordle[/bold] on {n} boards: guess the {n} 5-letter words in {n + 5} tries"
@@ -244,7 +245,8 @@ class RichUI:
         per_row = self.boards_per_row()
         self.console.print()
         for start in range(0, len(game.boards), per_row):
-            columns = [self._board_column(game, index) for index in range(start, min(start + per_row, len(game.boards)))]
+            columns = [self._board_column(game, index)
+                       for index in range(start, min(start + per_row, len(game.boards)))]
             self._print_columns(list(zip(*columns)))  # skips the places left on boards all solved
             self.console.print()
             if not game.over:

@@ -142,8 +142,12 @@ def boards_text(game: Round | MultiRound | None, look: Look, typed: str | None, 
     for index in range(boards):
         board = game.boards[index] if game is not None else None
         won = board is not None and board.won
-        heading = (Text(f"Board {index + 1}: solved", "bold") if look.plain else Text(f"Board {index + 1} \u2713", SOLVED)) \
-            if won else Text(f"Board {index + 1}", "bold")
+        if not won:
+            heading = Text(f"Board {index + 1}", "bold")
+        elif look.plain:
+            heading = Text(f"Board {index + 1}: solved", "bold")
+        else:
+            heading = Text(f"Board {index + 1} \u2713", SOLVED)
         over = game is not None and game.over
         rows = board.history if board is not None else []
         blocks.append([heading] + board_lines(rows, limit, look, None if over else typed, closed=won))
@@ -516,7 +520,8 @@ class PlayApp(WordleScreen):
         if self.look.plain:
             lines += ["[A] right place  (A) elsewhere", "a not in the word", ""]
             if n > 1:
-                lines += ["Keys: each board's mark after the", "letter: = right, + elsewhere, . not", "in the word.", ""]
+                lines += ["Keys: each board's mark after the", "letter: = right, + elsewhere, . not", "in the word.",
+                          ""]
         elif n > 1:
             lines += ["Each key has a part a board, in", "that board's colour.", ""]
         return lines + ["? shows the solver's best guesses.", "F2: high-contrast colours."]

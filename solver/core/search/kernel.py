@@ -187,7 +187,8 @@ class Workspace(NamedTuple):
     cls_order: np.ndarray  # int32 [D, C]: open classes, smallest first
     cand_guess: np.ndarray  # int32 [D, G]: guesses worth expanding at the node of depth d
     cand_bound: np.ndarray  # int64 [D, G]: their lower bounds
-    cand_key: np.ndarray  # int64 [D, G]: their ordering keys (least first; place in the low KEY_SHIFT bits), then a heap of them
+    # int64 [D, G]: their ordering keys (least first; place in the low KEY_SHIFT bits), then a heap of them
+    cand_key: np.ndarray
     allowed: np.ndarray  # int32 [D, G]: hard mode: the allowed list handed to depth d
     useful: np.ndarray  # int32 [D, G]: normal mode: the guesses of depth d's node worth trying below it
     useful_count: np.ndarray  # int32 [D]: how many of useful[d] are set

@@ -389,7 +389,8 @@ class ExactLive:
             return 3 <= positions.size and self.game.n_guesses * positions.size <= RATE_TABLE
         return 3 <= positions.size <= MAX_CANDIDATES and self.game.n_guesses * positions.size <= MAX_TABLE
 
-    def known(self, positions: np.ndarray, history, budget: float = 1.0, prove_only: bool = False) -> ExactChoice | None:
+    def known(self, positions: np.ndarray, history, budget: float = 1.0,
+              prove_only: bool = False) -> ExactChoice | None:
         """Return the kept choice of this state and budget (what `choose` answers), or None."""
         with self._lock:
             found = self._values.get(self._key(positions, history) + (float(budget), prove_only))
@@ -484,7 +485,8 @@ class ExactLive:
         best, cut, proven = None, False, 0
         share = SEARCH_PAIRS * budget / SHORTLIST_PROOFS
         tries = rows[:SHORTLIST_TRIES].tolist()
-        for row, (found, late) in zip(tries, self._proofs(sub, local, r, guesses, ghash, tries, share, deadline, clock)):
+        for row, (found, late) in zip(
+                tries, self._proofs(sub, local, r, guesses, ghash, tries, share, deadline, clock)):
             cut = cut or late  # in the look-ahead's order, until SHORTLIST_PROOFS are proven
             if found is not None and found[0] < sub.unfinishable:
                 proven += 1
@@ -700,6 +702,7 @@ class _KeptSubGames(LRUCache):
         return super().popitem()
 
 
-_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = _KeptSubGames(maxsize=SEARCHER_BYTES, getsizeof=lambda sub: sub.nbytes)
+_SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = _KeptSubGames(maxsize=SEARCHER_BYTES,
+                                                                  getsizeof=lambda sub: sub.nbytes)
 _TOKENS = itertools.count()
 _SUBGAMES_LOCK = threading.Lock()

@@ -150,7 +150,8 @@ def read_only(table: np.ndarray) -> np.ndarray:
     return view
 
 
-def make_workspace(game: Game, table: np.ndarray, options: SearchOptions, memo_of: Workspace | None = None) -> Workspace:
+def make_workspace(game: Game, table: np.ndarray, options: SearchOptions,
+                   memo_of: Workspace | None = None) -> Workspace:
     """Return the kernel's arrays for `game` (table: codes[all guesses, all targets]), with the memo
     of `memo_of` when given (a workspace of the same game and options), else a new one."""
     if not search_kernels_cached(table.dtype):  # the notice comes before the set-up's kernels compile

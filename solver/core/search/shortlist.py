@@ -274,7 +274,8 @@ def split_estimates(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_
 
 
 def shortlist(table: np.ndarray, guesses: np.ndarray, cols: np.ndarray, n_codes: int, win: int,
-              finish: np.ndarray, width: int, is_candidate: np.ndarray, prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
+              finish: np.ndarray, width: int, is_candidate: np.ndarray,
+              prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Return (guess rows, look-ahead estimates), the `width` guesses of least one-step estimate
     ordered by their look-ahead estimate (float64, guesses summed over the candidates, the next one
     included; ties, to ORDER_DIGITS decimals, to a candidate, then the lower row).
