@@ -126,7 +126,8 @@ def test_a_set_searched_jointly_by_threads_has_the_one_thread_value(name):
             for beta in (INF + 1, exact, exact + 1, exact - 2):
                 shared = np.zeros(kernel.N_SHARED, np.int64)
                 shared[kernel.BEST], shared[kernel.ACTIVE] = beta, 1
-                values = totals._run_each(lambda s: s.value(positions, 4, beta=beta, shared=shared)[0])
+                # run at once, within this iteration
+                values = totals._run_each(lambda s: s.value(positions, 4, beta=beta, shared=shared)[0])  # noqa: B023
                 assert len(values) == threads
                 assert shared[kernel.NEXT] >= shared[kernel.COUNT] or shared[kernel.STOP]  # every guess taken
                 got = min(values)
@@ -521,7 +522,7 @@ def test_polished_classes_keep_their_first_guess_and_never_lose(name):
         assert max(after.nodes.depth) + 1 <= r
         if game.allowed is not None:
             guesses = {i: game.labels[g] for i, g in enumerate(after.nodes.guess)}
-            for i, parent in enumerate(after.nodes.parent):  # each guess allowed after its ancestors' marks
+            for i in range(len(after.nodes.parent)):  # each guess allowed after its ancestors' marks
                 history, node = [], i
                 while node >= 0:
                     up = after.nodes.parent[node]

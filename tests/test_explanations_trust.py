@@ -7,7 +7,6 @@ import math
 import re
 from dataclasses import replace
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,7 +21,6 @@ from solver.analysis.values import ToGo, order_key
 from solver.analysis.walk import replay
 from solver.cli.main import app
 from solver.cli.openers import ranked_lines
-from solver.cli.why import hint_lines
 from solver.core.runtime import Solver, get_solver
 from solver.core.registry import get_game
 from tests.exhaustive import small_wordle

@@ -44,7 +44,7 @@ def run_threads(work, entered: threading.Event) -> list:
     def run(i: int) -> None:
         try:
             results[i] = work(i)
-        except BaseException as err:  # reported below: a thread's exception would otherwise be lost
+        except BaseException as err:  # noqa: BLE001 - reported below: a thread's exception would otherwise be lost
             errors.append(err)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]

@@ -53,7 +53,7 @@ def test_proven_entries_are_the_exact_searchs_values(small_book):
     solver = Solver(game)
     live = ExactLive(game)
     checked = 0
-    for (opener, code), (guess, size, total, proven, lower) in sorted(book.items()):
+    for (opener, code), (_, size, total, proven, lower) in sorted(book.items()):
         if not proven or not 3 <= size <= 40 or checked >= 12:
             continue
         state = solver.advance(solver.initial_guess()[1], opener, code)
@@ -126,7 +126,7 @@ def test_an_unproven_book_entry_gives_way_to_a_smaller_live_total(weak_book):
     live = Solver(game, use_book=False, use_tree=False)
     root = live.initial_guess()[1]
     beaten = 0
-    for (opener, code), (guess, size, total, proven, _) in sorted(book.items(), key=lambda item: -item[1][1])[:6]:
+    for (opener, code), (guess, _, total, proven, _) in sorted(book.items(), key=lambda item: -item[1][1])[:6]:
         state = solver.advance(solver.initial_guess()[1], opener, code)
         _, found = live.choose_off_tree(live.advance(root, opener, code).candidate_positions, state.history)
         row = solver.guess_row(state)
@@ -148,7 +148,7 @@ def test_the_last_stage_proves_what_the_earlier_ones_left(weak_book, tmp_path):
     after, meta = artifacts.read_book(game, tmp_path)
     assert proven_now >= 1 and meta["strategy"].endswith("-final2e+09")
     solver, live, checked = Solver(game, use_tree=False), ExactLive(game), 0
-    for key, (guess, size, total, proven, lower) in sorted(after.items(), key=lambda item: item[1][1]):
+    for key, (_, _, total, proven, lower) in sorted(after.items(), key=lambda item: item[1][1]):
         if before[key][3] or not proven or checked >= 3:
             continue  # the three smallest classes this stage proved
         state = solver.advance(solver.initial_guess()[1], *key)

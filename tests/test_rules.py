@@ -125,7 +125,8 @@ def mirror(text, flip_cols, flip_rows):
 def test_battleship_mirror_symmetry(data, flip_cols, flip_rows):
     game = battleship.game()
     g, t = (game.labels[data.draw(st.integers(0, game.n_guesses - 1))] for _ in range(2))
-    m = lambda s: " ".join(mirror(x, flip_cols, flip_rows) for x in s.split())
+    def m(s):
+        return " ".join(mirror(x, flip_cols, flip_rows) for x in s.split())
     assert battleship.feedback(locs(t), locs(g)) == battleship.feedback(locs(m(t)), locs(m(g)))
 
 
@@ -133,7 +134,8 @@ def test_battleship_mirror_symmetry(data, flip_cols, flip_rows):
 def test_cards_suit_permutation_symmetry(data, perm):
     game = cards.game(3)
     g, t = (game.labels[data.draw(st.integers(0, game.n_guesses - 1))] for _ in range(2))
-    p = lambda s: " ".join(c[0] + perm["CDHS".index(c[1])] for c in s.split())
+    def p(s):
+        return " ".join(c[0] + perm["CDHS".index(c[1])] for c in s.split())
     assert cards.feedback(hand(t), hand(g)) == cards.feedback(hand(p(t)), hand(p(g)))
 
 

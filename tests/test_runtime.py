@@ -35,7 +35,8 @@ def test_live_fallback_without_artifact(tmp_path, caplog):
     assert "computing live" in caplog.text
     greedy = Solver(game, use_tree=False)
     for target in ("1122", "6543", "3333"):
-        fb = lambda g, t=target: reference.mastermind(t, g)
+        def fb(g, t=target):
+            return reference.mastermind(t, g)
         played = solve_with(live, target, fb)
         assert played[-1] == target and played == solve_with(greedy, target, fb)
 

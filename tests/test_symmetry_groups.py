@@ -64,10 +64,10 @@ def test_elements_form_a_group(name):
 
 def mapped_rows(game, relabel) -> tuple[int, ...]:
     """Return the row of every guess with each of its tokens (card or location text) relabelled."""
-    if game.name == "cards":
-        row_of = lambda tokens: game.index_of(cards.label(cards.parse_cards(tokens)))
-    else:
-        row_of = lambda tokens: game.index_of(battleship.label(battleship.parse_locations(tokens, len(tokens))))
+    def row_of(tokens):
+        if game.name == "cards":
+            return game.index_of(cards.label(cards.parse_cards(tokens)))
+        return game.index_of(battleship.label(battleship.parse_locations(tokens, len(tokens))))
     return tuple(row_of([relabel(token) for token in text.split()]) for text in game.labels)
 
 

@@ -176,7 +176,8 @@ def test_truncated_tree_warns_once_and_is_played_live(tmp_path, caplog):
     path.write_bytes(data)
     caplog.set_level(logging.INFO, logger="solver.core.runtime")
     solver = Solver(GAME, folder=tmp_path)
-    fb = lambda g: reference.mastermind("4321", g)
+    def fb(g):
+        return reference.mastermind("4321", g)
     guess, state = solver.initial_guess()
     while guess != "4321":
         guess, state = solver.next_guess(guess, state, fb(guess))

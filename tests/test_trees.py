@@ -12,6 +12,8 @@ tree that does better (or worse) fails until its new values are written here on 
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -108,11 +110,11 @@ def play(name: str, variant: str, target: str, limit: int = 15) -> list[str]:
         start, fb = battleship.initial_guess, lambda g: reference.battleship(target.split(), g.split())
         step = battleship.next_guess
     elif name == "cards":
-        start = lambda: cards.initial_guess(int(variant[1:]))
+        start = partial(cards.initial_guess, int(variant[1:]))
         fb, step = (lambda g: reference.cards(target.split(), g.split())), cards.next_guess
     elif name == "wordle":
-        start = lambda: wordle.initial_guess(hard=variant.startswith("hard"), answers_only=variant == "answers-only",
-                                             lists="nyt" if variant.endswith("-nyt") else "original")
+        start = partial(wordle.initial_guess, hard=variant.startswith("hard"), answers_only=variant == "answers-only",
+                        lists="nyt" if variant.endswith("-nyt") else "original")
         fb, step = (lambda g: reference.wordle(target, g)), wordle.next_guess
     elif name == "mastermind":
         start, fb, step = mastermind.initial_guess, (lambda g: reference.mastermind(target, g)), mastermind.next_guess

@@ -14,12 +14,12 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
 
-from solver.core.registry import get_game  # noqa: E402
-from solver.games import wordle  # noqa: E402
-from solver.games.boards import Boards  # noqa: E402
-from solver.web import api, service  # noqa: E402
-from solver.web.models import BoardsFeedbackRequest  # noqa: E402
-from tests.helpers import assert_json_error  # noqa: E402
+from solver.core.registry import get_game
+from solver.games import wordle
+from solver.games.boards import Boards
+from solver.web import api, service
+from solver.web.models import BoardsFeedbackRequest
+from tests.helpers import assert_json_error
 
 HARD = get_game("wordle", "hard")
 TARGETS = ["HELIX", "WALTZ"]

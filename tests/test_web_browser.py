@@ -39,11 +39,11 @@ CHROMIUM = os.environ.get("DEDUCE_CHROMIUM") or next(
 if CHROMIUM is None or not os.path.isfile(CHROMIUM):
     pytest.skip(f"the browser tests need a Chromium binary: {INSTALL}", allow_module_level=True)
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect, sync_playwright
 
-from solver.games import battleship, mastermind, wordle  # noqa: E402
-from solver.games.wordlists import builtin_answers  # noqa: E402
-from tests.helpers import free_port  # noqa: E402
+from solver.games import battleship, mastermind, wordle
+from solver.games.wordlists import builtin_answers
+from tests.helpers import free_port
 
 pytestmark = pytest.mark.slow  # tens of seconds in all: `make test` runs them, `make test-fast` does not
 
@@ -112,7 +112,7 @@ def checked_page(browser, server: str, width: int, height: int, **options):
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=server, **options)
     try:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
-    except Exception:  # older browsers: the page falls back to selecting the text
+    except Exception:  # noqa: BLE001 - older browsers: the page falls back to selecting the text
         pass
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -455,7 +455,7 @@ def test_coach_reaches_the_answer(page: Page, server: str):
     else:
         pytest.fail(f"the coach did not identify {answer} in 6 rows: {history}")
     expect(page.locator("#coach-verdict")).to_contain_text(answer)
-    for r, (guess, marks) in enumerate(history):
+    for r, (_, marks) in enumerate(history):
         row_tiles_ = page.locator("#coach-rows .tile-row").nth(r).locator(".tile")
         for i, mark in enumerate(marks):
             assert background(row_tiles_.nth(i)) == COLOURS[mark]

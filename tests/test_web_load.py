@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
 httpx = pytest.importorskip("httpx")
 
-from solver.core.registry import get_game  # noqa: E402
-from solver.games.boards import Boards, greedy_order  # noqa: E402
-from solver.web import admission, api, service  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
+from solver.core.registry import get_game
+from solver.games.boards import Boards, greedy_order
+from solver.web import admission, api, service
+from solver.web.app import create_app
 
 PATIENCE = 60.0  # seconds a held computation waits for its release: far past any test's need
 

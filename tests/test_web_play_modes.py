@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
 
-from solver.analysis.daily import daily  # noqa: E402
-from solver.analysis.hider import HiderError, hide, hider_answer  # noqa: E402
-from solver.core.registry import get_game  # noqa: E402
-from solver.games import wordle  # noqa: E402
-from solver.web.service import feedback_out  # noqa: E402
-from tests.helpers import assert_json_error  # noqa: E402
+from solver.analysis.daily import daily
+from solver.analysis.hider import HiderError, hide, hider_answer
+from solver.core.registry import get_game
+from solver.games import wordle
+from solver.web.service import feedback_out
+from tests.helpers import assert_json_error
 
 SIZES = [(1280, 900), (390, 844)]
 

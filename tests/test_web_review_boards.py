@@ -10,13 +10,13 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
 
-from solver.analysis import boards as several  # noqa: E402
-from solver.analysis.review import review_boards  # noqa: E402
-from solver.cli.review import board_lines  # noqa: E402
-from solver.core.registry import get_game  # noqa: E402
-from solver.games import wordle  # noqa: E402
-from solver.games.boards import SOLVED  # noqa: E402
-from tests.helpers import assert_json_error  # noqa: E402
+from solver.analysis import boards as several
+from solver.analysis.review import review_boards
+from solver.cli.review import board_lines
+from solver.core.registry import get_game
+from solver.games import wordle
+from solver.games.boards import SOLVED
+from tests.helpers import assert_json_error
 
 ANSWERS = ["PROXY", "FLOOR"]
 GUESSES = ["SALET", "CRONY", "FLOOR", "PROXY"]  # FLOOR solves board 2; on board 1 (PROXY known) it is not counted
@@ -85,7 +85,8 @@ def test_boards_review_lists_the_candidates_when_asked(dordle, library):
         for g, expected in zip(board["guesses"], mine.guesses):
             assert g["candidates"] == list(expected.candidates) and len(g["candidates"]) == g["before"]
     assert len(listed["boards"][0]["guesses"][0]["candidates"]) == 2315
-    without = lambda body: [{**b, "guesses": [{**g, "candidates": []} for g in b["guesses"]]} for b in body["boards"]]
+    def without(body):
+        return [{**b, "guesses": [{**g, "candidates": []} for g in b["guesses"]]} for b in body["boards"]]
     assert without(listed) == plain["boards"]  # the same review, only the lists added
 
 
@@ -153,7 +154,7 @@ def test_boards_review_is_documented(client):
 try:
     from tests.test_web_browser import (browser, checked_page, open_tab, play_words, post,  # noqa: F401
                                         review_rows, server, shot, start_chosen)
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import expect
     BROWSER = None
 except pytest.skip.Exception as skipped:  # no Playwright or no Chromium: the API's tests still run
     BROWSER = str(skipped)

@@ -298,7 +298,8 @@ def test_share_boards_text_blocks_per_board():
     game = MultiRound(("CRANE", "SLOTH"), ACCEPTABLE, number=1234)
     for word in ("SLATE", "CRANE", "SLOTH"):
         game.guess(word)
-    rows = lambda answer, words: ["".join(SQUARE[m] for m in feedback(answer, w)) for w in words]
+    def rows(answer, words):
+        return ["".join(SQUARE[m] for m in feedback(answer, w)) for w in words]
     assert game.share() == "\n".join(["Dordle 1,234 2&3/7", ""] + rows("CRANE", ["SLATE", "CRANE"]) + [""]
                                      + rows("SLOTH", ["SLATE", "CRANE", "SLOTH"]))
     assert share_boards_text(5, [["GGGGG"], ["RRRRR"] * 7]).split("\n")[0] == "Dordle 5 1&X/7"
@@ -316,7 +317,7 @@ def test_share_boards_text_blocks_per_board():
 
 def no_colour_row(word: str, marks: str) -> str:
     """Return a board row as the no-colour terminal draws it: [A] green, (A) yellow, a grey."""
-    return " ".join({"G": f"[{l}]", "Y": f"({l})", "R": f" {l.lower()} "}[m] for l, m in zip(word, marks))
+    return " ".join({"G": f"[{c}]", "Y": f"({c})", "R": f" {c.lower()} "}[m] for c, m in zip(word, marks))
 
 
 def test_no_color_boards_side_by_side_solved_marked_and_share_grid(monkeypatch):
@@ -337,7 +338,8 @@ def test_no_color_boards_side_by_side_solved_marked_and_share_grid(monkeypatch):
     assert "Keyboard of board" not in out  # a keyboard under each unsolved board (test_wordle_boards_terminal.py)
     assert "Correct! All 2 boards solved in 3 guesses." in out
     share = out.split("Correct! All 2 boards solved in 3 guesses.\n\n")[1].rstrip("\n")  # the end of the output
-    squares = lambda answer, words: ["".join(SQUARE[m] for m in feedback(answer, w)) for w in words]
+    def squares(answer, words):
+        return ["".join(SQUARE[m] for m in feedback(answer, w)) for w in words]
     assert share.split("\n") == (["Dordle 1 2&3/7", ""] + squares("CRANE", ["SLATE", "CRANE"]) + [""]
                                  + squares("SLOTH", ["SLATE", "CRANE", "SLOTH"]))
 

@@ -135,7 +135,9 @@ def test_large_state_loads_without_garbage_collections(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(State(len(games), games).to_json())
     collections = []
-    callback = lambda phase, info: collections.append(info["generation"]) if phase == "start" else None
+    def callback(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
     gc.callbacks.append(callback)
     try:
         state = load_state(path)
