@@ -136,7 +136,8 @@ def draw(root: Path, title: str) -> str:
            "<defs>"]
     for name, colour in (("ok", "#546e7a"), ("bad", "#c62828")):
         out.append(f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="10" '
-                   f'markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
+                   f'markerHeight="10" markerUnits="userSpaceOnUse" orient="auto">'
+                   f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>')
     out.append("</defs>")
     out.append('<rect width="100%" height="100%" fill="#ffffff"/>')
     out.append(f'<text x="{MARGIN}" y="30" font-size="17" font-weight="bold">{escape(title)}</text>')

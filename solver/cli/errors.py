@@ -2,8 +2,9 @@
 
 Exit statuses, shared with the `wordle` program: 0 success (also when standard output is closed
 early, `deduce ... | head`); 1 a data or runtime error (a guess or feedback the game refuses,
-inconsistent feedback, an unreadable or invalid file); 2 a usage error (an unknown option, command, game or variant, a missing argument, an
-option value of the wrong type or out of range, options that exclude each other); 130 interrupted.
+inconsistent feedback, an unreadable or invalid file); 2 a usage error (an unknown option, command, game or
+variant, a missing argument, an option value of the wrong type or out of range, options that exclude each
+other); 130 interrupted.
 """
 from __future__ import annotations
 

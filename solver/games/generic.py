@@ -546,7 +546,8 @@ class _Encoder:
         except TypeError:  # unhashable
             code = None
         if code is None:
-            raise ValueError(f"not a score of {self.game}: {excerpt(value)} (a correct guess scores {excerpt(self.win)})")
+            raise ValueError(f"not a score of {self.game}: {excerpt(value)} "
+                             f"(a correct guess scores {excerpt(self.win)})")
         return code
 
 

@@ -5,19 +5,19 @@ Three parts, kept apart:
 * options: the command line (argparse) merged over an optional JSON config file, checked, then
   turned into a `Session` (word lists, answer order, state file) by `build_session`;
 * the game loop: `solver.wordle_program.play.play`, pure logic driving a UI object;
-* two UIs (`solver.wordle_program.terminal`), chosen by whether standard output is a terminal: `TestModeUI` prints the plain lines
-  the conformance tests read, `RichUI` a coloured board and keyboard, the share grid after each
-  game and (with -t) the original game's statistics and guess distribution.
+* two UIs (`solver.wordle_program.terminal`), chosen by whether standard output is a terminal:
+  `TestModeUI` prints the plain lines the conformance tests read, `RichUI` a coloured board and keyboard,
+  the share grid after each game and (with -t) the original game's statistics and guess distribution.
 
 With -b/--boards N > 1 every game has N boards (Dordle, Quordle): N answers, N + 5 guesses, each
-guess scored on every board not solved yet (with -D, allowed by the hard-mode rule of every board not
-solved yet); both UIs show all the boards (see README.md).
+guess scored on every board not solved yet (with -D, allowed by the hard-mode rule of at least one board
+not solved yet); both UIs show all the boards (see README.md).
 
 Every error ends the program with one line on standard error (`error: ...`, as `deduce`) and a
-non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143 on SIGTERM (which
-ends it like Ctrl-C: a state file being saved keeps its old content and no temporary copy). The files read must
-be regular files no larger than their caps (`solver.core.limits`): word lists 16 MB, the state file
-64 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
+non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143
+on SIGTERM (which ends it like Ctrl-C: a state file being saved keeps its old content and no temporary
+copy). The files read must be regular files no larger than their caps (`solver.core.limits`): word lists
+16 MB, the state file 64 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
 file is checked for writing before the first game (and the temporary copies a killed run left beside
 it removed), written by `solver.core.atomic`, and never larger than the 64 MB it may be read back. Standard
 output closed early (`wordle ... | head`) ends the program quietly with status 0, as `deduce`.
@@ -286,7 +286,7 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
         return _fail(stderr, "terminated", TERMINATED_EXIT)
     except BrokenPipeError:
         raise
-    except Exception as err:  # a bug: still one line, never a traceback
+    except Exception as err:  # noqa: BLE001 - a bug: still one line, never a traceback
         return _fail(stderr, f"internal error: {type(err).__name__}: {err}", 1)
 
 
