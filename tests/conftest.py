@@ -50,7 +50,8 @@ def small_lists(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client():
-    """A TestClient of the web app (`solver.web.app.create_app`), for the module's tests; skipped without the web extra."""
+    """A TestClient of the web app (`solver.web.app.create_app`), for the module's tests; skipped without the web
+    extra."""
     pytest.importorskip("fastapi", reason="the web API needs the web extra: pip install '.[web]' (or '.[test]')")
     pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx: pip install '.[test]'")
     import warnings

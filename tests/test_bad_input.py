@@ -112,7 +112,8 @@ CARDS = dict(start=lambda: cards.initial_guess(2), next=cards.next_guess, count=
              near=near_pairs(2, 13, 4))
 WORDLE = dict(start=wordle.initial_guess, next=wordle.next_guess, count=None, limit=None, win="GGGGG",
               guess=lambda v: isinstance(v, str) and v.upper() in WORDS,
-              near=st.one_of(st.sampled_from(sorted(WORDS)[:50]).map(str.lower), st.text("ABCRNE", min_size=4, max_size=6)))
+              near=st.one_of(st.sampled_from(sorted(WORDS)[:50]).map(str.lower),
+                             st.text("ABCRNE", min_size=4, max_size=6)))
 GAMES = {"mastermind": MASTERMIND, "bulls": BULLS, "battleship": BATTLESHIP, "cards": CARDS, "wordle": WORDLE}
 FUZZ = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
@@ -138,7 +139,8 @@ def test_fuzzed_wordle_marks_are_accepted_or_rejected_with_value_error(value):
     spellings = "".join(wordle.MARK_SPELLINGS.values())
     text = value.strip().replace("\ufe0f", "") if isinstance(value, str) else None
     valid = text is not None and len(text) == 5 and set(text) <= set(spellings + spellings.lower())
-    assert outcome(lambda: wordle.next_guess((guess, state), value)) in (("ok", "inconsistent") if valid else ("rejected",))
+    assert outcome(lambda: wordle.next_guess((guess, state), value)) in (
+        ("ok", "inconsistent") if valid else ("rejected",))
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -280,8 +282,9 @@ def test_deduce_word_list_options_refuse_special_files(tmp_path, option, special
 
 
 @pytest.mark.parametrize("args", [
-    ["tree", "mastermind", "--path", "x" * 100_000], ["tree", "x" * 100_000], ["tree", "mastermind", "--variant", "v" * 100_000],
-    ["tree", "battleship", "--path", "Z9" * 50_000 + "=0,0,0"], ["tree", "mastermind", "--path", "1122=" + "9" * 100_000],
+    ["tree", "mastermind", "--path", "x" * 100_000], ["tree", "x" * 100_000],
+    ["tree", "mastermind", "--variant", "v" * 100_000], ["tree", "battleship", "--path", "Z9" * 50_000 + "=0,0,0"],
+    ["tree", "mastermind", "--path", "1122=" + "9" * 100_000],
 ])
 def test_deduce_quotes_long_arguments_as_excerpts(args):
     result = CliRunner().invoke(app, args)

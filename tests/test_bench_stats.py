@@ -110,7 +110,8 @@ def test_live_bench_on_small_wordle_lists(tmp_path):
     assert "live computation" in lines[0]
     assert float(SUMMARY.match(lines[-1]).group(2)) == pytest.approx(population_std(guesses.values()), abs=5e-5)
     hardest = hardest_of(game, guesses)
-    assert lines[-2].endswith(" ".join(hardest[:10]) + (f" ... and {len(hardest) - 10} more" if len(hardest) > 10 else ""))
+    assert lines[-2].endswith(
+        " ".join(hardest[:10]) + (f" ... and {len(hardest) - 10} more" if len(hardest) > 10 else ""))
 
 
 def test_guesses_per_target_of_a_walk_is_the_replay(mastermind_replay):

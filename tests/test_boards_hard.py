@@ -104,7 +104,8 @@ def test_deduce_commands_accept_hard_mode_with_several_boards():
         assert result.stdout.splitlines()[-1].startswith("You solved 2 boards in ")
     marks = " ".join(wordle.feedback(answer, "TRACE") for answer in ("LANCE", "MAGMA"))  # TRACE: the proposal
     solve = runner.invoke(app, ["solve", "wordle", "--boards", "2", "--hard"],
-                          input=f"{marks}\nPUPPY={wordle.feedback('LANCE', 'PUPPY')} {wordle.feedback('MAGMA', 'PUPPY')}"
+                          input=f"{marks}\nPUPPY={wordle.feedback('LANCE', 'PUPPY')} "
+                                f"{wordle.feedback('MAGMA', 'PUPPY')}"
                                 "\nquit\n")
     assert "hard mode forbids PUPPY: board 1: " in solve.stderr and "; board 2: " in solve.stderr
     assert "each guess keeps the hard-mode rule of at least one unsolved board" in solve.stdout

@@ -20,7 +20,8 @@ from solver.games import mastermind
 from tests.helpers import assert_error, invoke, ok
 
 runner = CliRunner()
-USAGE_FRAGMENTS = ("unknown game", "unknown variant", "contradicts", "wordle only", "expected GUESS=FEEDBACK")  # usage errors: exit 2
+# usage errors: exit 2
+USAGE_FRAGMENTS = ("unknown game", "unknown variant", "contradicts", "wordle only", "expected GUESS=FEEDBACK")
 
 
 # -- help -------------------------------------------------------------------------------------
@@ -39,7 +40,8 @@ def test_command_help(command):
 def test_help_imports_neither_numpy_nor_numba_nor_pyarrow():
     """The help needs no library: NumPy alone was a fifth of `deduce --help`'s 0.22 s."""
     code = ("import sys; from typer.testing import CliRunner; from solver.cli.main import app; "
-            "codes = [CliRunner().invoke(app, a).exit_code for a in (['--help'], ['tree', '--help'], ['hint', '--help'])]; "
+            "codes = [CliRunner().invoke(app, a).exit_code "
+            "for a in (['--help'], ['tree', '--help'], ['hint', '--help'])]; "
             "print(codes, *(name in sys.modules for name in ('numpy', 'numba', 'pyarrow', 'matplotlib', "
             "'solver.core.game', 'solver.games.wordle')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -348,7 +350,8 @@ def test_hint_wordle_issue_example():
     lines = out.splitlines()
     header = lines.index("Best guesses by expected guesses to finish (this one included):")
     rows = [line.split() for line in lines[header + 2:header + 5]]
-    assert [row[0] for row in rows] == ["1", "2", "3"] and [float(row[2]) for row in rows] == sorted(float(row[2]) for row in rows)
+    assert [row[0] for row in rows] == ["1", "2", "3"] and (
+        [float(row[2]) for row in rows] == sorted(float(row[2]) for row in rows))
     assert sum("(the solver's guess)" in line for line in lines[header + 2:header + 5]) == 1
 
 
@@ -375,7 +378,8 @@ def test_hint_ranks_by_both_figures():
     game = get_game("mastermind")
     out = ok("hint", "mastermind", "1122=1,0", "-k", "1", "-c", "5").splitlines()
     count = sum(1 for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0)))
-    assert out[0] == f"{count} possible answers:" and out[2] == f"... and {count - 5} more (--candidates 0 lists them all)"
+    assert out[0] == f"{count} possible answers:" and out[2] == (
+        f"... and {count - 5} more (--candidates 0 lists them all)")
     best = out[out.index("Best guesses by expected guesses to finish (this one included):") + 2].split()
     guess = game.index_of(best[1])
     cands = [t for t in game.target_index if game.code(game.index_of("1122"), t) == game.encode((1, 0))]

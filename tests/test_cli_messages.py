@@ -53,7 +53,8 @@ def test_bench_counts_the_games_over_the_limit(ills_bench):
 
 
 # -- an answer outside the answer list -----------------------------------------------------
-ALL_WORDS_HINT = "SALET is not one of the 2315 answers of wordle: --all-words (the every-word variant) allows any acceptable word"
+ALL_WORDS_HINT = ("SALET is not one of the 2315 answers of wordle: "
+                  "--all-words (the every-word variant) allows any acceptable word")
 
 
 def test_a_word_outside_the_answers_names_the_list_and_all_words():
@@ -128,7 +129,8 @@ def test_a_pipefail_pipeline_goes_on_after_head():
 def test_an_empty_history_is_at_the_start():
     assert ok("tree", "mastermind").splitlines()[0] == "mastermind at the start"
     assert ok("tree", "mastermind", "-p", "1122=1,1").splitlines()[0] == "mastermind after 1122=(1,1)"
-    assert assert_error(deduce("hint", "wordle", "CRANE=GGGGY"), "") == "no wordle target gives CRANE=GGGGY at the start"
+    assert assert_error(deduce("hint", "wordle", "CRANE=GGGGY"), "") == (
+        "no wordle target gives CRANE=GGGGY at the start")
 
 
 def test_the_prompt_names_one_board_in_the_singular():
@@ -248,7 +250,8 @@ def test_wordle_ctrl_c_ends_the_prompt_line_first():
 
 
 def test_wordle_version():
-    done = subprocess.run([sys.executable, "-c", "from solver.wordle_program.app import main; main()", "--version"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", "from solver.wordle_program.app import main; main()", "--version"],
+                          capture_output=True, text=True)
     assert (done.returncode, done.stdout.split()[0], done.stderr) == (0, "wordle", "")
     assert done.stdout.split()[1][0].isdigit()
 

@@ -46,7 +46,8 @@ def test_a_guess_or_feedback_the_game_refuses_is_a_data_error_everywhere(args):
 @pytest.mark.parametrize("args, message", [
     (["hint", "wordle", "QQQQQ=RRRRR"], "QQQQQ is not one of the 12972 acceptable guesses of wordle"),
     (["hint", "wordle", "--hard", "QQQQQ=RRRRR"], "QQQQQ is not one of the 12972 acceptable guesses of wordle hard"),
-    (["play", "wordle", "QQQQQ", "--lists", "nyt"], "QQQQQ is not one of the 14855 acceptable guesses of wordle (NYT lists)"),
+    (["play", "wordle", "QQQQQ", "--lists", "nyt"],
+     "QQQQQ is not one of the 14855 acceptable guesses of wordle (NYT lists)"),
     (["hint", "wordle", "AAHED=GGGGG"], "AAHED is not one of the 2315 answers of wordle"),
 ])
 def test_words_not_in_a_list_name_the_game_and_the_list_as_the_answers_do(args, message):

@@ -1,8 +1,8 @@
 """The pipeline on a Dask cluster (`pipeline.cluster`): the same artifacts as a local build.
 
 A real LocalCluster for the module (a scheduler and 2 worker processes of one thread each, on
-127.0.0.1, the status page on a free loopback port). Trees (exact with and without units below the root, greedy, pooled) built
-through it equal the local ones node for node (and in their artifact's `content_sha256`); an opener
+127.0.0.1, the status page on a free loopback port). Trees (exact with and without units below the root, greedy,
+pooled) built through it equal the local ones node for node (and in their artifact's `content_sha256`); an opener
 ranking through it has the local ranking's exact totals; a worker killed during a run loses only its
 tasks. Also the command-line options and their errors (these need no cluster), and the failures that
 end with one line: an address that accepts and never answers (a wrong port, the dashboard's) within a
@@ -32,7 +32,8 @@ import pytest
 from pipeline import cluster
 from pipeline.cluster.backend import ClusterError
 from pipeline.builders.exact_tree import Plan, build, build_exact_tree, checkpoint_dir
-from pipeline.builders.opener_ranking import OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path, slice_rows
+from pipeline.builders.opener_ranking import (OPENERS, cheap_ranking, load_ranking, rank_openers, ranking_path,
+                                              slice_rows)
 from solver.core import artifacts, scoring
 from solver.core.registry import get_game
 from solver.core.search.searcher import SearchOptions
@@ -53,7 +54,8 @@ def distributed():
 @pytest.fixture(scope="module")
 def dask_cluster(distributed):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address="127.0.0.1:0", memory_limit=0, silence_logs=logging.ERROR) as local, \
+                                  dashboard_address="127.0.0.1:0", memory_limit=0,
+                                  silence_logs=logging.ERROR) as local, \
             distributed.Client(local, set_as_default=False) as client:
         client.wait_for_workers(2, timeout=180)
         yield cluster.Dask(client)
@@ -116,7 +118,8 @@ def test_greedy_and_pooled_trees_through_the_cluster(dask_cluster, tmp_path):
     table = scoring.feedback_table(game)
     local = build_greedy(game, table, GreedyOptions(jobs=1))
     cards = get_game("cards", "n1")
-    plan = pooled_tree.PooledPlan(SearchOptions(mode="top-k", k=4, max_guesses=6, order="entropy"), opener="5C", extra=10)
+    plan = pooled_tree.PooledPlan(SearchOptions(mode="top-k", k=4, max_guesses=6, order="entropy"), opener="5C",
+                                  extra=10)
     pooled_local = pooled_tree.build(cards, plan, 1, folder=tmp_path / "local")
     with cluster.using(dask_cluster):
         assert build_greedy(game, table, GreedyOptions(jobs=2)) == local
@@ -335,7 +338,8 @@ def test_an_address_that_never_answers_and_a_scheduler_without_workers_end_with_
     for args in (("tables", "mastermind"), ("openers", "wordle", "--exact", "--words", "SALET")):
         result = run_script(CLI, [*args, "--backend", "dask", "--scheduler", address], tmp_path)
         assert result.returncode == 1, (result.stdout, result.stderr)
-        one_line_error(result.stderr, f"the Dask scheduler '{address}' accepted the connection but did not answer within 1 s")
+        one_line_error(result.stderr,
+                       f"the Dask scheduler '{address}' accepted the connection but did not answer within 1 s")
     with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.CRITICAL) as empty:
         result = run_script(CLI, ["tables", "mastermind", "--backend", "dask", "--scheduler", empty.scheduler_address],

@@ -51,7 +51,8 @@ def matches(sample: str, output: str) -> bool:
         run_lines = _lines(run.strip("\n"))
         if not run_lines:
             continue
-        start = next((i for i in range(at, len(out) - len(run_lines) + 1) if out[i:i + len(run_lines)] == run_lines), None)
+        start = next((i for i in range(at, len(out) - len(run_lines) + 1) if out[i:i + len(run_lines)] == run_lines),
+                     None)
         if start is None:
             return False
         at = start + len(run_lines)

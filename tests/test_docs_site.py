@@ -26,13 +26,16 @@ DATA = ROOT / "solver" / "games" / "data"
 def site(tmp_path_factory) -> Path:
     missing = _missing_docs_modules()
     if missing:
-        why = f"the docs extra is not installed ({', '.join(missing)} missing): pip install -e '.[docs]' (make install does)"
+        why = (f"the docs extra is not installed ({', '.join(missing)} missing): "
+               "pip install -e '.[docs]' (make install does)")
         if in_ci():
             pytest.fail(f"{why}; required when CI=true", pytrace=False)
         pytest.skip(why)
     folder = tmp_path_factory.mktemp("docs") / "site"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(CONFIG), "--site-dir", str(folder)],
-                            cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(CONFIG),
+                             "--site-dir", str(folder)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return folder
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.builders.exact_tree import (Fallback, Plan, Polish, Refine, Rescan, Split, WorstFirst, build, checkpoint_dir,
-                                          solve_class, solve_node)
+from pipeline.builders.exact_tree import (Fallback, Plan, Polish, Refine, Rescan, Split, WorstFirst, build,
+                                          checkpoint_dir, solve_class, solve_node)
 from pipeline.builders.worst_case import NoTreeWithin, finishing_opener, least_worst_case, three_suffice
 from solver.core import scoring
 from solver.core.search import kernel
@@ -239,7 +239,8 @@ def test_lower_bound_table_counting_bound():
 
 @pytest.mark.parametrize("make", [lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200),
                                   lambda: exhaustive.small_wordle(200, seed=5, extra_guesses=200, hard=True),
-                                  lambda: mastermind.game(4, 4)], ids=["wordle-200", "wordle-200-hard", "mastermind-4x4"])
+                                  lambda: mastermind.game(4, 4)],
+                         ids=["wordle-200", "wordle-200-hard", "mastermind-4x4"])
 def test_both_table_layouts_search_the_same(make):
     # full passes read the guess-major table or, over at most params[P_SMALL] targets, the target-major
     # one: forced either way on sets of both sizes, the searches are the same node for node
@@ -831,7 +832,8 @@ def test_writable_and_read_only_tables_share_one_compiled_search():
     writable = scoring.feedback_table(game)
     read_only = writable.copy()
     read_only.setflags(write=False)
-    values = [Searcher(game, table, SearchOptions()).value(np.arange(game.n_targets), 6) for table in (writable, read_only)]
+    values = [Searcher(game, table, SearchOptions()).value(np.arange(game.n_targets), 6)
+              for table in (writable, read_only)]
     assert values[0] == values[1] and writable.flags.writeable
     for signature in kernel.search.signatures:
         workspace = signature[0]

@@ -145,7 +145,8 @@ def test_above_the_play_out_limit_the_guesses_are_estimated(monkeypatch):
     assert block[2].startswith(f"  worst case: {expected[0]} candidates left")
     if block[2] == f"  worst case: {expected[0]} candidates left":
         # above the limit, at the start: the opener ranking's exact total (CRANE 7930, among its 100 best)
-        assert "3.425 guesses from here" in block[4] and "(the opener ranking, computed ahead, proven optimal)" in block[4]
+        assert ("3.425 guesses from here" in block[4]
+                and "(the opener ranking, computed ahead, proven optimal)" in block[4])
     else:  # the live search found a strategy within its budget (as the machine's speed allows): its figures
         assert "guesses from here, this one included" in block[4]
 
@@ -228,7 +229,8 @@ def test_identified_and_solved_states():
     refused = runner.invoke(app, ["hint", "wordle", "CRANE=GGGGG", "--explain", "SALET"])
     assert refused.exit_code != 0 and refused.stderr.strip() == "error: nothing to explain: the game was won by CRANE"
     other = explain(get_game("wordle"), [parse_step(get_game("wordle"), "CRANE=RYRGR"),
-                                         parse_step(get_game("wordle"), "BURNT=RRYGR")], get_game("wordle").index_of("AARGH"))
+                                         parse_step(get_game("wordle"), "BURNT=RRYGR")],
+                    get_game("wordle").index_of("AARGH"))
     assert other.groups == (1,) and other.win_chance == 0.0 and other.expected_guesses == 2.0
 
 

@@ -96,7 +96,8 @@ def test_the_cache_checks_read_numbas_index(tmp_path):
     rows = game.rows[[0]]  # writable, as the kernel's calls pass them
     assert not table_kernel.signatures
     assert not kernel_cache.must_compile(table_kernel, (rows, rows, np.empty((1, 1), game.code_dtype)))
-    assert kernel_cache.must_compile(table_kernel, (rows, rows, np.empty((1, 1), np.float32)))  # never compiled for that
+    assert kernel_cache.must_compile(table_kernel,
+                                     (rows, rows, np.empty((1, 1), np.float32)))  # never compiled for that
     assert not table_kernel.signatures  # checked, not compiled
 
 

@@ -25,7 +25,8 @@ def test_the_code_uses_the_constants_the_help_is_built_from():
     limits = server_limits.Limits(live_workers=3)
     assert limits.queue == defaults.QUEUE_PER_WORKER * 3
     assert (limits.header_timeout, limits.body_timeout) == (defaults.HEADER_TIMEOUT, defaults.BODY_TIMEOUT)
-    assert (serve.Limits().keep_alive, serve.Limits().max_connections) == (defaults.KEEP_ALIVE, defaults.MAX_CONNECTIONS)
+    assert (serve.Limits().keep_alive, serve.Limits().max_connections) == (
+        defaults.KEEP_ALIVE, defaults.MAX_CONNECTIONS)
 
 
 def test_the_budget_help_states_the_safety_net():

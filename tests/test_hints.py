@@ -47,7 +47,8 @@ def _tree_only(tmp_path: Path, game) -> Path:
 
 @pytest.mark.parametrize("tree", TREES, ids=lambda path: path.name)
 def test_every_committed_tree_has_current_hints(tree):
-    """After a tree is rebuilt, or the ranking's sources change: `python -m pipeline.builders.hint_table GAME VARIANT`."""
+    """After a tree is rebuilt, or the ranking's sources change:
+    `python -m pipeline.builders.hint_table GAME VARIANT`."""
     meta = artifacts.read_metadata(tree)
     game = get_game(meta["game"], meta["variant"])
     hints = artifacts.artifact_path(artifacts.HINTS, game, tree.parent)
@@ -108,7 +109,8 @@ def test_a_ranking_other_than_the_stored_ones_is_computed():
     assert stored_ranking(state, DEFAULT_TOP + 1) is None  # another --top
     assert stored_ranking(state, DEFAULT_TOP, budget=solver.budget * 2) is None  # another --budget
     their = game.index_of("THEIR")
-    off = replay(solver, [(game.index_of("CRANE"), game.encode("RYRGR")), (their, game.code(their, game.index_of("ROUND")))])
+    off = replay(solver, [(game.index_of("CRANE"), game.encode("RYRGR")),
+                          (their, game.code(their, game.index_of("ROUND")))])
     assert off.node is None and stored_ranking(off, DEFAULT_TOP) is None  # two guesses in, off the tree
     unusual = replay(solver, [(game.index_of("QAJAQ"), game.encode("RRRRR"))])
     assert stored_ranking(unusual, DEFAULT_TOP) is None  # not a favourite opener

@@ -155,11 +155,13 @@ def test_the_circle_finder_finds_circles(source, circle):
 
 
 def test_the_package_face_loads_what_it_names_when_named():
-    code = ("import sys, solver; light = not any(m.startswith(('solver.games', 'solver.analysis')) for m in sys.modules); "
+    code = ("import sys, solver; "
+            "light = not any(m.startswith(('solver.games', 'solver.analysis')) for m in sys.modules); "
             "from solver import battleship, bulls, cards, generic, mastermind, wordle; "
             "import solver.games.wordle as home; from solver.core.runtime import Solver; "
             "from solver.analysis.explain import explain; "
-            "print(light, wordle is home, solver.Solver is Solver, solver.explain is explain, generic.from_function.__module__)")
+            "print(light, wordle is home, solver.Solver is Solver, solver.explain is explain, "
+            "generic.from_function.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["True", "True", "True", "True", "solver.games.generic"]
     with pytest.raises(AttributeError):
@@ -184,15 +186,18 @@ def test_the_registry_loads_only_games_layer_modules():
     for name, module in GAME_MODULES.items():
         assert module in project_modules(), f"{name}: no module {module}"
         assert LAYERS[layer_of(module)[0]][0] == "games", f"{module} is not in the games layer"
-        above = [e.target for e in project_edges() if e.module == module and layer_of(e.target)[0] > layer_of(module)[0]]
+        above = [e.target for e in project_edges()
+                 if e.module == module and layer_of(e.target)[0] > layer_of(module)[0]]
         assert not above, f"{module} imports a higher layer: {above}"
     computed = []
     for module, path in project_modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "import_module":
+            if (isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", None)) == "import_module"):
                 computed.append(module)
     allowed = {"solver.core.registry", "solver", "pipeline.custom_game"}  # the registry; the package face; users' games
-    assert set(computed) <= allowed, f"imports by a computed name outside the registry: {sorted(set(computed) - allowed)}"
+    assert set(computed) <= allowed, \
+        f"imports by a computed name outside the registry: {sorted(set(computed) - allowed)}"
 
 
 def _package(module: str) -> str:
@@ -205,6 +210,7 @@ def test_the_import_graph_draws_what_the_layer_test_reads(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "docs" / "import_graph.py"), "--root", str(ROOT), "--out", str(out)],
                    check=True, capture_output=True)
     drawn = out.read_text(encoding="utf-8")
-    read = [e for e in project_edges() if _package(e.module) == "solver.cli" and _package(e.target) == "solver.analysis"]
+    read = [e for e in project_edges()
+            if _package(e.module) == "solver.cli" and _package(e.target) == "solver.analysis"]
     assert any(edge.lazy for edge in read)
     assert f"solver.cli imports solver.analysis: {len(read)} import statements" in drawn

@@ -198,7 +198,8 @@ def _changing_score():
 
 
 def test_a_nondeterministic_scorer_is_a_value_error_saying_so():
-    with pytest.raises(ValueError, match="not deterministic: score\\('ab', 'ab'\\) gave \\(True, 1\\), then \\(True, 0\\)"):
+    with pytest.raises(ValueError,
+                       match="not deterministic: score\\('ab', 'ab'\\) gave \\(True, 1\\), then \\(True, 0\\)"):
         from_function(["ab", "ba", "bb"], None, _changing_score(), cache=False)
     rng = random.Random(0)  # a random part in the score
     with pytest.raises(ValueError, match="not deterministic"):

@@ -97,5 +97,6 @@ def test_the_greedy_rule_scores_the_same_guesses_whatever_the_clock_says():
     assert [(c.guess, c.scored) for c in choices] == [(choices[0].guess, choices[0].scored)] * 2
     assert 0 < choices[0].scored < pool.size  # the work budget, not the pool, ends this choice
     assert choices[0].scored == strategy.work_guesses(pool.size, positions.size, 0.05)
-    late = strategy.choose_live(game, positions, history, 0.05, clock=ticking(10.0))  # past the safety net (at least 2 s) at once
+    # past the safety net (at least 2 s) at once
+    late = strategy.choose_live(game, positions, history, 0.05, clock=ticking(10.0))
     assert late.clocked and late.scored < choices[0].scored

@@ -43,7 +43,8 @@ def test_each_opener_gets_the_tree_its_plan_builds_least_total_first(tmp_path):
     assert sorted(r.opener for r in results) == sorted(openers)
     for r in results:
         alone = build(game, table, ranking_plan(plan, r.opener, ("rescan",)), 1, None, tmp_path / "b")
-        assert (r.total, r.lower, r.strategy) == (alone.total, alone.lower, ranking_plan(plan, r.opener, ("rescan",)).describe())
+        assert (r.total, r.lower, r.strategy) == (alone.total, alone.lower,
+                                                  ranking_plan(plan, r.opener, ("rescan",)).describe())
         assert r.lower <= r.total and 1 <= r.worst <= 6
     path = write_csv(tmp_path / "builds.csv", results, game.n_targets, "the command")
     lines = path.read_text().splitlines()
@@ -81,7 +82,8 @@ def test_the_csv_is_written_after_each_opener_and_a_stopped_build_is_bounded(tmp
     half = stopped_build(game, table, plan, openers[1], ("rescan",), tmp_path, bound_seconds=0.5)
     assert half.classes_done == half.classes - len(files) // 2 and half.targets_done < game.n_targets
     assert half.total_done < half.at_least <= built[openers[1]].total
-    assert 2 * half.targets_done - 1 <= half.total_done < built[openers[1]].total  # two guesses a target at least, the opener one
+    # two guesses a target at least, the opener one
+    assert 2 * half.targets_done - 1 <= half.total_done < built[openers[1]].total
     assert built[openers[1]].lower <= half.at_least
     path = write_stopped_csv(tmp_path / "stopped.csv", [half], "the command")
     rows = list(csv.DictReader(path.read_text().splitlines()[1:]))

@@ -151,4 +151,5 @@ def test_a_file_that_is_not_a_screen_is_a_one_line_error(tmp_path):
     other.write_text("rank,opener,total\n1,THUMP,59145\n")
     with pytest.raises(SystemExit) as stop:
         main(["wordle", "hard-all-words", "--deepen", str(other), "--out", str(tmp_path / "screen.csv")])
-    assert str(stop.value).startswith(f"error: {other} is not an opener screen") and not (tmp_path / "screen.csv").exists()
+    assert (str(stop.value).startswith(f"error: {other} is not an opener screen")
+            and not (tmp_path / "screen.csv").exists())

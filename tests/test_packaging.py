@@ -194,4 +194,5 @@ def test_quick_start_commands_exist_where_it_says():
         if words[0] == "wordle":
             result = subprocess.run([str(bin_folder / "wordle"), "--help"], capture_output=True, text=True, timeout=60)
             assert result.returncode == 0, result.stderr[-500:]
-            assert all(re.search(rf"(^|\s){re.escape(w)}[ ,]", result.stdout) for w in words[1:]), (words, result.stdout)
+            assert all(re.search(rf"(^|\s){re.escape(w)}[ ,]", result.stdout) for w in words[1:]), \
+                (words, result.stdout)

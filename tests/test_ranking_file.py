@@ -1,13 +1,14 @@
 """The exact opener ranking's file (`pipeline.builders.opener_ranking`): two `deduce openers --exact --all`
-runs into one folder at once with different `--slice`s keep both runs' openers (each rewrite of the ranking file merges what the
-file holds under its lock)."""
+runs into one folder at once with different `--slice`s keep both runs' openers (each rewrite of the ranking file
+merges what the file holds under its lock)."""
 from __future__ import annotations
 
 import pyarrow as pa
 import pytest
 
 from pipeline import cluster
-from pipeline.builders.opener_ranking import OpenerTotal, better, cheap_ranking, load_ranking, rank_openers, ranking_path
+from pipeline.builders.opener_ranking import (OpenerTotal, better, cheap_ranking, load_ranking, rank_openers,
+                                              ranking_path)
 from solver.core import artifacts, scoring
 from solver.core.search.searcher import SearchOptions
 from tests import exhaustive
@@ -78,7 +79,8 @@ def test_two_runs_on_different_numbers_of_workers_write_the_same_totals(ranking_
     files = []
     for jobs in (1, 2):
         with cluster.open_backend("local", None, jobs):
-            ranking = rank_openers(game, table, order[:40], keep=3, folder=tmp_path / f"jobs{jobs}", selection="best:40")
+            ranking = rank_openers(game, table, order[:40], keep=3, folder=tmp_path / f"jobs{jobs}",
+                                   selection="best:40")
         data, _ = artifacts.read(artifacts.OPENERS, game, tmp_path / f"jobs{jobs}")
         files.append({name: data.column(name).to_pylist() for name in ("opener", "total", "proven")})
         assert all(r.proven_exact == (r.total < ranking.cutoff) for r in ranking.results)
@@ -88,7 +90,9 @@ def test_two_runs_on_different_numbers_of_workers_write_the_same_totals(ranking_
 def test_settling_keeps_what_is_below_the_final_cutoff_and_bounds_the_rest():
     from pipeline.builders.opener_ranking import settled
 
-    early = [OpenerTotal(0, "A", 100, True, 1.0), OpenerTotal(1, "B", 130, True, 1.0), OpenerTotal(2, "C", 150, False, 1.0)]
-    late = [OpenerTotal(0, "A", 100, True, 2.0), OpenerTotal(1, "B", 120, False, 2.0), OpenerTotal(2, "C", 121, False, 2.0)]
+    early = [OpenerTotal(0, "A", 100, True, 1.0), OpenerTotal(1, "B", 130, True, 1.0),
+             OpenerTotal(2, "C", 150, False, 1.0)]
+    late = [OpenerTotal(0, "A", 100, True, 2.0), OpenerTotal(1, "B", 120, False, 2.0),
+            OpenerTotal(2, "C", 121, False, 2.0)]
     strip = lambda results: [(r.row, r.total, r.proven_exact) for r in results]  # noqa: E731
     assert strip(settled(early, 120)) == strip(settled(late, 120)) == [(0, 100, True), (1, 120, False), (2, 120, False)]

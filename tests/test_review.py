@@ -125,7 +125,8 @@ def test_the_command_line_review_and_its_answer_form_agree():
     lines = marks.stdout.splitlines()
     assert lines[0] == "Review of wordle: solved in 3 of 6 guesses"
     game = get_game("wordle")
-    result = review(game, [(game.index_of("SALET"), game.encode("RRRRG")), (game.index_of("ROUND"), game.encode("YRYGR")),
+    result = review(game, [(game.index_of("SALET"), game.encode("RRRRG")),
+                           (game.index_of("ROUND"), game.encode("YRYGR")),
                            (game.index_of("BURNT"), game.win_code)])
     assert lines[-1] == result.share(6) and result.guesses[1].best_guess in lines[4]
     assert result.guesses[0].cost == 0.0 and result.guesses[1].cost > 0
@@ -154,7 +155,8 @@ def test_a_review_needs_a_guess():
 
 def test_two_candidates_left_are_rated_exactly():
     game = get_game("wordle")
-    steps = [(game.index_of(w), game.code(game.index_of(w), game.index_of("BURNT"))) for w in ("SALET", "FUZZY", "BURNT")]
+    steps = [(game.index_of(w), game.code(game.index_of(w), game.index_of("BURNT")))
+             for w in ("SALET", "FUZZY", "BURNT")]
     result = review(game, steps)
     last = result.guesses[2]
     assert last.before == 2 and last.player.expected == 1.5 and last.player.exact and last.exact

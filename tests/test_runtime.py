@@ -75,7 +75,8 @@ def test_off_tree_guess_is_answered_live(caplog):
 def test_state_is_immutable_and_exposes_candidates():
     guess, state = battleship.initial_guess()
     before = (state.history, state.node)
-    targets = [battleship.to_location(t) for t in ("B2", "D3", "H1")], [battleship.to_location(t) for t in ("A4", "E2", "G3")]
+    targets = ([battleship.to_location(t) for t in ("B2", "D3", "H1")],
+               [battleship.to_location(t) for t in ("A4", "E2", "G3")])
     results = []
     for target in targets:
         fb = battleship.feedback(target, guess)

@@ -107,8 +107,10 @@ def test_the_skips_change_no_estimate_and_no_order(n_guesses, n_cols, n_codes, w
     is_candidate = rng.random(n_guesses) < 0.3
     k = np.arange(n_cols + 1, dtype=np.float64)
     finish = {"no tree": finish_guesses(n_codes, k),
-              "steep": np.where(k <= 1, 1.0, np.where(k == 2, 1.5, np.maximum(1.2 + 0.9 * np.log2(np.maximum(k, 1)), 1.5))),
-              "flat": np.where(k <= 1, 1.0, np.where(k == 2, 1.5, np.maximum(1.9 + 0.05 * np.log2(np.maximum(k, 1)), 1.5)))}[fit]
+              "steep": np.where(k <= 1, 1.0,
+                                np.where(k == 2, 1.5, np.maximum(1.2 + 0.9 * np.log2(np.maximum(k, 1)), 1.5))),
+              "flat": np.where(k <= 1, 1.0,
+                               np.where(k == 2, 1.5, np.maximum(1.9 + 0.05 * np.log2(np.maximum(k, 1)), 1.5)))}[fit]
     assert n_cols < 3 or shortlist_module.prunable(finish, n_cols) is not None
     pruned = shortlist(table, guesses, cols, n_codes, win, finish, width, is_candidate)
     whole = shortlist(table, guesses, cols, n_codes, win, finish, width, is_candidate, prune=False)
@@ -171,9 +173,10 @@ def test_proofs_side_by_side_give_what_one_thread_gives(monkeypatch, name, varia
             sub.table, guesses, local.astype(np.int64), game.n_codes, game.win_code,
             np.asarray(live.finish(np.arange(local.size + 1)), dtype=np.float64), 12,
             np.isin(guesses, game.target_index[sub.positions[local]]))[0][:live_search.SHORTLIST_TRIES].tolist()
-        proofs = live._proofs(sub, local, r, guesses, ghash, rows, live_search.SEARCH_PAIRS / live_search.SHORTLIST_PROOFS,
-                              math.inf, time.perf_counter)
+        proofs = live._proofs(sub, local, r, guesses, ghash, rows,
+                              live_search.SEARCH_PAIRS / live_search.SHORTLIST_PROOFS, math.inf, time.perf_counter)
         choice = live.choose(positions, history, solver.budget)
-        seen[threads] = ([found for found, _ in proofs], None if choice is None else (choice.guess, choice.total, choice.exact))
+        seen[threads] = ([found for found, _ in proofs],
+                         None if choice is None else (choice.guess, choice.total, choice.exact))
     assert seen[2] == seen[1]
     assert len(sub._provers) == 1  # the second thread proved on a searcher of its own

@@ -99,7 +99,8 @@ def test_a_user_game_named_like_a_built_in_one_is_built_as_itself(user_folder):
 def test_workers_build_a_lookalike_game_as_itself():
     game = lookalike()
     table = scoring.feedback_table(game)
-    assert build_greedy(game, table, GreedyOptions(jobs=2)) == build_greedy(game, table, GreedyOptions(jobs=1))  # no IndexError
+    # no IndexError
+    assert build_greedy(game, table, GreedyOptions(jobs=2)) == build_greedy(game, table, GreedyOptions(jobs=1))
     assert registered(game) is None and registered(get_game("mastermind")) == ("mastermind", "default")
     assert artifacts.artifact_name(artifacts.TREE, game) != artifacts.artifact_name(artifacts.TREE, mastermind.game())
     assert artifacts.artifact_name(artifacts.TREE, get_game("mastermind")) == "tree-mastermind-default.parquet"

@@ -34,7 +34,8 @@ def results() -> dict[str, np.ndarray]:
     table = scoring.feedback_table(wordle, None, wordle.target_index[:150])
     guesses = np.arange(wordle.n_guesses, dtype=np.int64)
     out["shortlist"], out["estimates"] = shortlist(table, guesses, cols, wordle.n_codes, wordle.win_code,
-                                                   np.log2(np.arange(2, 153)), 30, np.isin(guesses, wordle.target_index[:150]))
+                                                   np.log2(np.arange(2, 153)), 30,
+                                                   np.isin(guesses, wordle.target_index[:150]))
     out["dordle"] = np.array([boards.lookahead_guess(wordle, np.arange(30), np.arange(100, 140))])
     return out
 

@@ -155,7 +155,8 @@ def test_nulls_or_odd_column_types_are_an_artifact_error(good, tmp_path, caplog)
     with pytest.raises(artifacts.ArtifactError, match="null values in guess"):
         artifacts.read(artifacts.TREE, GAME, tmp_path)
     index = written.schema.get_field_index("guess_text")
-    odd = written.set_column(index, pa.field("guess_text", pa.large_string()), written.column(index).cast(pa.large_string()))
+    odd = written.set_column(index, pa.field("guess_text", pa.large_string()),
+                             written.column(index).cast(pa.large_string()))
     pq.write_table(odd, path)
     with pytest.raises(artifacts.ArtifactError, match="column guess_text is large_string, expected string"):
         artifacts.read(artifacts.TREE, GAME, tmp_path)

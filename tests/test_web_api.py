@@ -612,7 +612,8 @@ def test_bad_requests_name_the_field(client, method, path, body, status, field):
 
 def test_malformed_json_huge_bodies_and_no_body(client):
     headers = {"content-type": "application/json"}
-    assert "malformed JSON" in assert_json_error(client.post("/api/next", content=b'{"game": ', headers=headers), 400, None)
+    assert "malformed JSON" in assert_json_error(client.post("/api/next", content=b'{"game": ', headers=headers),
+                                                 400, None)
     assert_json_error(client.post("/api/next", content=b"\xff\xfe{}", headers=headers), 400, None)
     assert_json_error(client.post("/api/next", content=b"{" + b" " * 70_000 + b"}", headers=headers), 413, None)
     huge = {"game": "wordle", "history": [{"guess": "SALET" * 2000, "feedback": "RRRRR"}] * 10}

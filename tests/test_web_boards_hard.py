@@ -51,7 +51,8 @@ def test_a_guess_keeping_no_boards_rule_is_refused_naming_guess_and_each_boards_
     assert message == f"hard mode forbids CRONY: {reason}"
     assert feedback(client, "CRONY", ["SALET"], "normal").status_code == 200  # normal mode: any word
     # an earlier guess the rule forbids is named where it is
-    assert "hard mode forbids CRONY" in assert_json_error(feedback(client, "HELIX", ["SALET", "CRONY"]), 422, "history[1]")
+    assert "hard mode forbids CRONY" in assert_json_error(feedback(client, "HELIX", ["SALET", "CRONY"]), 422,
+                                                          "history[1]")
     # priced as quick: answered at once, never queued for the live pool
     request = BoardsFeedbackRequest(variant="hard", targets=TARGETS, guess="CRONY", history=["SALET"])
     assert api._boards_feedback(request).live is False

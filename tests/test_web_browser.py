@@ -76,7 +76,8 @@ def server():
         while True:
             if proc.poll() is not None:
                 log.seek(0)
-                pytest.fail(f"deduce serve exited with {proc.returncode}: {log.read().decode(errors='replace')[-2000:]}")
+                pytest.fail(f"deduce serve exited with {proc.returncode}: "
+                            f"{log.read().decode(errors='replace')[-2000:]}")
             try:
                 with urllib.request.urlopen(f"{base}/api/games", timeout=2) as response:
                     if response.status == 200:
@@ -279,9 +280,9 @@ def test_wordle_game_typed_on_the_keyboard(page: Page, server: str):
     expect(page.locator("#play-hard")).to_be_disabled()  # no switching in the middle of a game
     page.keyboard.type("BOUND")
     page.keyboard.press("Enter")
-    status, body = post(server, "/api/feedback", {"game": "wordle", "variant": "hard", "target": "CRANE",
-                                                  "guess": "BOUND", "history": [{"guess": "SALET",
-                                                                                 "feedback": wordle.feedback("CRANE", "SALET")}]})
+    status, body = post(server, "/api/feedback", {
+        "game": "wordle", "variant": "hard", "target": "CRANE", "guess": "BOUND",
+        "history": [{"guess": "SALET", "feedback": wordle.feedback("CRANE", "SALET")}]})
     assert status == 422
     expect(page.locator("#play-toast")).to_have_text(body["error"]["message"])
     for _ in "BOUND":
@@ -1162,7 +1163,8 @@ def test_battleship_cells_shot_show_what_the_answers_tell(page: Page, server: st
     secret = pin_secret(page, server, "battleship", "default", avoid=[])
     page.get_by_label("You guess").check()
     expect(page.locator("#gy-status")).to_contain_text("secret is hidden")
-    guess = next(shots for shots in TRIPLES if set(shots) != set(secret.split()) and single_result(secret.split(), shots))
+    guess = next(shots for shots in TRIPLES
+                 if set(shots) != set(secret.split()) and single_result(secret.split(), shots))
     result = single_result(secret.split(), guess)
     board = page.locator("#games-you .shot-board")
     for cell in guess:
@@ -1174,7 +1176,8 @@ def test_battleship_cells_shot_show_what_the_answers_tell(page: Page, server: st
     # A cell is known once the counts leave it one result: D4 below, by A1 and B1 known farther.
     known = page.evaluate("""async () => {
         const { shotResults } = await import("/pieces.js");
-        const results = shotResults([{ guess: "A1 B1 C1", feedback: [0, 0, 0] }, { guess: "A1 B1 D4", feedback: [1, 0, 0] },
+        const results = shotResults([{ guess: "A1 B1 C1", feedback: [0, 0, 0] }, \
+{ guess: "A1 B1 D4", feedback: [1, 0, 0] },
                                      { guess: "A1 C2 D2", feedback: [0, 1, 1] }]);
         return Object.fromEntries([...results].map(([cell, info]) => [cell, info.result]));
     }""")

@@ -1,5 +1,5 @@
-"""The web server under load (`solver.web.admission`): work priced before it is queued (what takes milliseconds never waits for
-live work), a budget for the several-boards look-ahead, a Retry-After that tells the expected wait, waiting
+"""The web server under load (`solver.web.admission`): work priced before it is queued (what takes milliseconds never
+waits for live work), a budget for the several-boards look-ahead, a Retry-After that tells the expected wait, waiting
 requests shared fairly between clients and never kept past the pool's longest wait, and a small run of the
 `make bench` load generator (`pipeline.benchmarks.web_load`) against a real `deduce serve` on loopback."""
 from __future__ import annotations

@@ -97,7 +97,8 @@ def test_stats_ties_sort_by_word_and_keep_five():
 def test_stats_average_rounds_to_two_decimals():
     games = [{"answer": "A", "guesses": ["A"] * n} for n in (5, 5, 5, 5, 5, 6)]
     assert compute_stats(games).lines()[0] == "6 0 5.17"
-    games = [{"answer": "A", "guesses": ["B", "C", "A"]}, {"answer": "A", "guesses": ["A"]}, {"answer": "A", "guesses": ["D", "A"]}]
+    games = [{"answer": "A", "guesses": ["B", "C", "A"]}, {"answer": "A", "guesses": ["A"]},
+             {"answer": "A", "guesses": ["D", "A"]}]
     assert compute_stats(games).lines()[0] == "3 0 2.00"
 
 
@@ -122,7 +123,8 @@ def test_state_round_trip(tmp_path):
     assert load_state(tmp_path / "absent.json") == State()
 
 
-@pytest.mark.parametrize("text, rounds, games", [("{}", 0, 0), ('{"games": [{}, {}]}', 2, 2), ('{"total_rounds": 7}', 7, 0)])
+@pytest.mark.parametrize("text, rounds, games",
+                         [("{}", 0, 0), ('{"games": [{}, {}]}', 2, 2), ('{"total_rounds": 7}', 7, 0)])
 def test_state_keys_are_optional(text, rounds, games):
     state = parse_state(text)
     assert (state.total_rounds, len(state.games)) == (rounds, games)
@@ -207,7 +209,8 @@ def test_bad_command_lines(argv):
 
 
 @pytest.mark.parametrize("config", [
-    "[]", '{"random": "yes"}', '{"day": true}', '{"seed": -1}', f'{{"seed": {2**64}}}', '{"word": 5}', '{"hints": true}',
+    "[]", '{"random": "yes"}', '{"day": true}', '{"seed": -1}', f'{{"seed": {2**64}}}', '{"word": 5}',
+    '{"hints": true}',
 ])
 def test_bad_config_files(tmp_path, config):
     path = tmp_path / "config.json"
@@ -312,7 +315,8 @@ def test_terminal_stdout_selects_interactive_mode():
 
 def test_errors_are_one_line_without_traceback(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "solver.wordle_program.app", "-S", str(tmp_path)], input=b"", capture_output=True, timeout=30
+        [sys.executable, "-m", "solver.wordle_program.app", "-S", str(tmp_path)],
+        input=b"", capture_output=True, timeout=30
     )
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.decode().startswith("error: cannot read state file") and result.stderr.count(b"\n") == 1
@@ -323,8 +327,8 @@ def test_closed_output_ends_quietly():
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"], input=b"slate\ncrane\n",
-                                stdout=writer, stderr=subprocess.PIPE, timeout=30)
+        result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"],
+                                input=b"slate\ncrane\n", stdout=writer, stderr=subprocess.PIPE, timeout=30)
     finally:
         os.close(writer)
     assert (result.returncode, result.stderr) == (0, b"")

@@ -87,7 +87,8 @@ def test_two_boards_every_line_follows_feedback():
     assert (status, err) == (0, "")
     assert out.splitlines() == expected_game(["CRANE", "SLOTH"], guesses)[0]
     assert out.splitlines()[0].split()[:2] == [feedback("CRANE", "SLATE"), feedback("SLOTH", "SLATE")]
-    assert out.splitlines()[1:] == ["INVALID", f"GGGGG {feedback('SLOTH', 'CRANE')} {keyboard('CRANE', ['SLATE', 'CRANE'])}",
+    assert out.splitlines()[1:] == ["INVALID",
+                                    f"GGGGG {feedback('SLOTH', 'CRANE')} {keyboard('CRANE', ['SLATE', 'CRANE'])}",
                                     f"..... GGGGG {keyboard('SLOTH', ['SLATE', 'CRANE', 'SLOTH'])}", "CORRECT 3"]
 
 
@@ -100,11 +101,13 @@ def test_four_boards_freeze_once_solved():
     boards = [line.split()[:4] for line in lines[:-1]]
     assert [row[1] for row in boards] == ["GGGGG", ".....", ".....", ".....", "....."]  # board 2 solved first
     assert [row[3] for row in boards] == [feedback("BADGE", "SLOTH"), "GGGGG", ".....", ".....", "....."]
-    assert [row[0] for row in boards] == [feedback("CRANE", w) for w in ("SLOTH", "BADGE", "AUDIO")] + ["GGGGG", "....."]
+    assert [row[0] for row in boards] == (
+        [feedback("CRANE", w) for w in ("SLOTH", "BADGE", "AUDIO")] + ["GGGGG", "....."])
     assert lines[-1] == "CORRECT 5"
     # the keyboard is the first board each guess was scored on: board 1 until it is solved, then board 3
-    assert [line.split()[4] for line in lines[:-1]] == [
-        keyboard("CRANE", [w.upper() for w in guesses[:n]]) for n in (1, 2, 3, 4)] + [keyboard("PILOT", [w.upper() for w in guesses])]
+    assert [line.split()[4] for line in lines[:-1]] == (
+        [keyboard("CRANE", [w.upper() for w in guesses[:n]]) for n in (1, 2, 3, 4)]
+        + [keyboard("PILOT", [w.upper() for w in guesses])])
 
 
 @pytest.mark.parametrize("boards", [2, 3, 4, 8])
@@ -304,10 +307,12 @@ def test_share_boards_text_blocks_per_board():
                                      + rows("SLOTH", ["SLATE", "CRANE", "SLOTH"]))
     assert share_boards_text(5, [["GGGGG"], ["RRRRR"] * 7]).split("\n")[0] == "Dordle 5 1&X/7"
     assert share_boards_text(5, [["GGGGG"]] * 4).split("\n")[0] == "Quordle 5 1&1&1&1/9"
-    assert share_boards_text(5, [["GGGGG"], ["GYRRR"]], high_contrast=True).split("\n")[4] == "\U0001F7E7\U0001F7E6\u2B1B\u2B1B\u2B1B"
+    assert share_boards_text(5, [["GGGGG"], ["GYRRR"]], high_contrast=True).split("\n")[4] == (
+        "\U0001F7E7\U0001F7E6\u2B1B\u2B1B\u2B1B")
     with pytest.raises(ValueError, match="G, Y and R"):
         share_boards_text(1, [["GGGGG"], ["....."]])
-    assert share_text(1, ["RYRGR", "GGGGG"]) == "Wordle 1 2/6\n\n\u2B1B\U0001F7E8\u2B1B\U0001F7E9\u2B1B\n" + "\U0001F7E9" * 5
+    assert share_text(1, ["RYRGR", "GGGGG"]) == (
+        "Wordle 1 2/6\n\n\u2B1B\U0001F7E8\u2B1B\U0001F7E9\u2B1B\n" + "\U0001F7E9" * 5)
 
 
 # ----------------------------------------------------------------------------- terminal
@@ -331,7 +336,8 @@ def test_no_color_boards_side_by_side_solved_marked_and_share_grid(monkeypatch):
     assert re.search(r"^  Board 1 {15}Board 2$", out, re.M)
     assert f"  {slate[0]}{gap}{slate[1]}".rstrip() + "\n" in out  # the first guess on both boards, side by side
     assert re.search(r"^  Board 1: solved {7}Board 2$", out, re.M)
-    assert f"  {no_colour_row('CRANE', 'GGGGG')}   {no_colour_row('CRANE', feedback('SLOTH', 'CRANE'))}".rstrip() + "\n" in out
+    assert (f"  {no_colour_row('CRANE', 'GGGGG')}   "
+            f"{no_colour_row('CRANE', feedback('SLOTH', 'CRANE'))}").rstrip() + "\n" in out
     assert re.search(r"^  Board 1: solved {7}Board 2: solved$", out, re.M)
     # once solved, board 1 takes no more guesses: its place beside SLOTH's row is blank
     assert re.search(r"^ {24}\[S\] \[L\] \[O\] \[T\] \[H\]$", out, re.M)
@@ -352,7 +358,8 @@ def test_colour_boards_and_a_loss_revealing_the_unsolved_answers():
     assert "Dordle 1 1&X/7" in text
 
 
-@pytest.mark.parametrize("columns, rows", [("80", [[1, 2, 3], [4]]), ("120", [[1, 2, 3, 4]]), ("40", [[1], [2], [3], [4]])])
+@pytest.mark.parametrize("columns, rows",
+                         [("80", [[1, 2, 3], [4]]), ("120", [[1, 2, 3, 4]]), ("40", [[1], [2], [3], [4]])])
 def test_four_boards_wrap_to_the_terminal_width(monkeypatch, columns, rows):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", columns)

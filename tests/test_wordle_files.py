@@ -70,7 +70,8 @@ def test_files_over_their_cap_are_refused(tmp_path, option, size, message):
 
 
 @pytest.mark.parametrize("option", ["-S", "-c"])
-@pytest.mark.parametrize("text", ["[" * 200_000 + "]" * 200_000, '{"games": [' + "{\"a\": " * 100_000 + "1" + "}" * 100_000 + "]}"])
+@pytest.mark.parametrize("text", ["[" * 200_000 + "]" * 200_000,
+                                  '{"games": [' + "{\"a\": " * 100_000 + "1" + "}" * 100_000 + "]}"])
 def test_deep_nesting_is_invalid_json(tmp_path, option, text):
     path = tmp_path / "deep.json"
     path.write_text(text)
@@ -107,7 +108,8 @@ def test_config_key_is_quoted_as_an_excerpt(tmp_path):
 
 def test_state_file_is_written_compactly(tmp_path):
     path = tmp_path / "state.json"
-    path.write_text(json.dumps({"total_rounds": 1, "games": [{"answer": "POSER", "guesses": ["CRANE", "POSER"]}]}, indent=2))
+    path.write_text(json.dumps({"total_rounds": 1, "games": [{"answer": "POSER", "guesses": ["CRANE", "POSER"]}]},
+                               indent=2))
     assert play_lines(["-w", "crane", "-S", str(path)], "crane\n")[0] == 0
     text = path.read_text()
     assert text == ('{"total_rounds":2,"games":[{"answer":"POSER","guesses":["CRANE","POSER"]},'
@@ -131,7 +133,8 @@ def test_state_words_are_shared_and_gc_restored():
 
 def test_large_state_loads_without_garbage_collections(tmp_path):
     words = builtin_guesses()
-    games = [{"answer": words[i % 2315], "guesses": [words[(i * 7 + j) % 12972] for j in range(4)]} for i in range(100_000)]
+    games = [{"answer": words[i % 2315], "guesses": [words[(i * 7 + j) % 12972] for j in range(4)]}
+             for i in range(100_000)]
     path = tmp_path / "state.json"
     path.write_text(State(len(games), games).to_json())
     collections = []
@@ -151,10 +154,10 @@ def test_large_state_loads_without_garbage_collections(tmp_path):
 
 WORD = st.sampled_from(["CRANE", "slate", ""])
 GAME = st.one_of(
-    st.fixed_dictionaries({}, optional={"answer": st.one_of(WORD, st.integers(), st.none()),
-                                        "guesses": st.one_of(st.lists(st.one_of(WORD, WORD, st.integers(), st.none()), max_size=3),
-                                                             WORD, st.none()),
-                                        "extra": st.one_of(st.none(), st.fixed_dictionaries({"answer": st.integers()}))}),
+    st.fixed_dictionaries({}, optional={
+        "answer": st.one_of(WORD, st.integers(), st.none()),
+        "guesses": st.one_of(st.lists(st.one_of(WORD, WORD, st.integers(), st.none()), max_size=3), WORD, st.none()),
+        "extra": st.one_of(st.none(), st.fixed_dictionaries({"answer": st.integers()}))}),
     st.integers(), WORD, st.lists(WORD, max_size=2),
 )
 
@@ -183,7 +186,8 @@ def test_state_validation_matches_the_rules(games):
             parse_state(text)
 
 
-@pytest.mark.parametrize("argv", [["-r", "-s", "9" * 5000], ["-r", "-d", "x" * 5000], ["-w", "crane", "-S", "s" * 5000]])
+@pytest.mark.parametrize("argv", [["-r", "-s", "9" * 5000], ["-r", "-d", "x" * 5000],
+                                  ["-w", "crane", "-S", "s" * 5000]])
 def test_long_arguments_are_quoted_as_excerpts(argv):
     status, out, err = play_lines(argv, "crane\n")
     assert status in (1, 2) and out == ""

@@ -254,7 +254,8 @@ def test_share_text_follows_the_feedback_rule():
 
 
 def test_share_text_header_hard_mode_and_high_contrast():
-    assert share_text(1, ["RYRGR", "GGGGG"]) == "Wordle 1 2/6\n\n\u2B1B\U0001F7E8\u2B1B\U0001F7E9\u2B1B\n" + "\U0001F7E9" * 5
+    assert share_text(1, ["RYRGR", "GGGGG"]) == (
+        "Wordle 1 2/6\n\n\u2B1B\U0001F7E8\u2B1B\U0001F7E9\u2B1B\n" + "\U0001F7E9" * 5)
     assert share_text(1234, ["GGGGG"], hard=True).split("\n")[0] == "Wordle 1,234 1/6*"
     assert share_text(7, ["RRRRR"] * 6, hard=True).split("\n")[0] == "Wordle 7 X/6*"
     assert share_text(1, ["GYRRR", "GGGGG"], high_contrast=True).split("\n")[2:] == [

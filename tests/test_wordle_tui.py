@@ -83,7 +83,8 @@ def test_without_colour_the_marks_are_characters():
     lines = tui.board_lines([("SLATE", "RYGRG")], 6, Look(plain=True))
     assert lines[0].plain == " s  (L) [A]  t  [E]"
     assert not lines[0].spans
-    keys = tui.keyboard_text([{**dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "X"), "A": "G", "S": "R"}], Look(plain=True))
+    keys = tui.keyboard_text([{**dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "X"), "A": "G", "S": "R"}],
+                             Look(plain=True))
     assert "[A]" in keys.plain and " s " in keys.plain
 
 
