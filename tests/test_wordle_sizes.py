@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from solver.cli.main import app
-from solver.core import artifacts
+from solver.core import artifacts, runtime
 from solver.core.runtime import get_solver
 from solver.core.registry import all_variants, build_command, get_game, registered, size_variants
 from solver.games import wordle
@@ -54,6 +54,8 @@ def test_size_variants_are_registered_on_request_only():
 
 def test_the_live_solver_plays_a_size_without_a_tree(tmp_path, monkeypatch):
     monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
+    # the warning is given once a process and variant: another test of this worker may have had it
+    monkeypatch.setattr(runtime, "_WARNED_MISSING", set())
     result = runner.invoke(app, ["play", "wordle", "PLANET", "--size", "6"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout.rstrip().endswith("guesses!") or "You got it" in result.stdout
