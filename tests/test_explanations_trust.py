@@ -118,7 +118,7 @@ def test_the_hints_table_and_its_why_show_one_value():
     assert re.search(rf"left, {re.escape(header)} expected", tree), tree  # the header and the node line agree
     game = get_game("wordle")
     result = review(game, [parse_step(game, "CRANE=RYRGR"), parse_step(game, "HORNY=RGYGR")])
-    assert result.share().endswith(f"{result.cost_text()} guesses lost") and "." in result.cost_text()
+    assert result.summary_line().endswith(f"{result.cost_text()} guesses lost") and "." in result.cost_text()
 
 
 def test_sources_are_named_truly():

@@ -128,7 +128,7 @@ def test_the_command_line_review_and_its_answer_form_agree():
     result = review(game, [(game.index_of("SALET"), game.encode("RRRRG")),
                            (game.index_of("ROUND"), game.encode("YRYGR")),
                            (game.index_of("BURNT"), game.win_code)])
-    assert lines[-1] == result.share(6) and result.guesses[1].best_guess in lines[4]
+    assert lines[-1] == result.summary_line(6) and result.guesses[1].best_guess in lines[4]
     assert result.guesses[0].cost == 0.0 and result.guesses[1].cost > 0
 
 
@@ -180,7 +180,7 @@ def test_a_lost_game_of_junk_guesses_scores_low_and_says_it_is_lost():
     result = review(game, [(row, game.code(row, answer)) for row in junk])
     assert result.lost and not result.won and result.skill < 30
     assert all(g.player is not None and g.best is not None and g.skill is not None for g in result.guesses)
-    assert "lost after 6/6" in result.share(6)
+    assert "lost after 6/6" in result.summary_line(6)
     # the command line on a lost game whose states are quick to value
     out = runner.invoke(app, ["review", "wordle", "SALET", "BATCH", "CATCH", "HATCH", "LATCH", "MATCH",
                               "--answer", "WATCH"])

@@ -454,7 +454,7 @@ def reviewed(game, steps) -> dict:
     return {"title": game.title, "won": result.won, "lost": result.lost, "guesses": guesses,
             "cost": pytest.approx(result.cost),
             "exact": result.exact, "skill": result.skill, "luck": result.luck,
-            "share": result.share(game.max_guesses), "cost_text": result.cost_text(), "answer": result.answer,
+            "share": result.summary_line(game.max_guesses), "cost_text": result.cost_text(), "answer": result.answer,
             "solver_game": [{"guess": game.labels[row], "feedback": feedback_value(game, code)}
                             for row, code in result.solver_game]}
 

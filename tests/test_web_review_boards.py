@@ -48,7 +48,7 @@ def test_boards_review_is_the_librarys_and_the_clis(dordle, library):
     assert (body["skill"], body["luck"], body["cost_text"], body["exact"]) == \
         (result.skill, result.luck, result.cost_text(), result.exact)
     assert body["cost"] == pytest.approx(result.cost)
-    assert body["share"] == result.share() == board_lines(result)[-1]
+    assert body["share"] == result.summary_line() == board_lines(result)[-1]
     assert body["share"].startswith("deduce review: 2 boards 4&3/7, ")
     assert body["solver_game"] == [{"guess": game.labels[row],
                                     "feedback": [None if c == SOLVED else game.decode(c) for c in codes]}

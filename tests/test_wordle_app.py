@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from solver.games.wordlists import builtin_answers, builtin_guesses
-from solver.wordle_program.app import DEFAULT_SEED, Options, UsageError, resolve_options
+from solver.wordle_program.app import DEFAULT_SEED, ArgumentError, Options, resolve_options
 from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import State, compute_stats, load_state, parse_state
 from solver.wordle_program.rounds import InvalidGuess, Round, WordleError
@@ -204,7 +204,7 @@ def test_command_line_overrides_config(tmp_path):
     ["-r", "-s", str(2**64)], ["extra"], ["--word"], ["--wor", "crane"],
 ])
 def test_bad_command_lines(argv):
-    with pytest.raises(UsageError):
+    with pytest.raises(ArgumentError):
         resolve_options(argv)
 
 

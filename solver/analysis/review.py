@@ -175,7 +175,7 @@ class Review:
         """Return the guesses lost in all as shown: "~" first when not every cost is proven."""
         return ("" if self.exact else "~") + figure(self.cost)
 
-    def share(self, limit: int | None = None) -> str:
+    def summary_line(self, limit: int | None = None) -> str:
         """Return a one-line summary to share: game, guesses (of `limit`), skill, luck and cost."""
         count = f"{len(self.guesses)}/{limit}" if limit else str(len(self.guesses))
         result = count if self.won else f"lost after {count}" if self.lost else f"not solved after {count}"
@@ -318,7 +318,7 @@ class BoardsReview:
     def cost_text(self) -> str:
         return ("" if self.exact else "~") + figure(self.cost)
 
-    def share(self) -> str:
+    def summary_line(self) -> str:
         """Return a one-line summary: the guesses each board took (X unsolved), skill, luck and cost."""
         taken = "&".join(str(len(board.guesses)) if board.won else "X" for board in self.boards)
         luck = f", luck {self.luck}" if self.luck is not None else ""

@@ -71,7 +71,7 @@ walk = lazy_module("solver.analysis.walk")
 replay = lazy_module("solver.cli.replay")
 exact_openers = lazy_module("solver.cli.openers")
 reviews = lazy_module("solver.cli.review")
-web = lazy_module("solver.cli.serve")
+serve_cli = lazy_module("solver.cli.serve")
 views = lazy_module("solver.cli.views")
 board_sessions = lazy_module("solver.cli.boards")
 sessions = lazy_module("solver.cli.sessions")
@@ -566,14 +566,14 @@ def serve(
     (DEDUCE_WEB_LIVE_WORKERS=4); an option given wins.
     Example: `deduce serve --port 8080`, then open http://127.0.0.1:8080
     """
-    if not web.installed():
+    if not serve_cli.installed():
         fail("deduce serve needs the web extra: pip install 'deduce-solver[web]'")
     with domain_errors():
         try:
-            limits = web.Limits.from_env(live_workers=live_workers, live_queue=live_queue,
+            limits = serve_cli.Limits.from_env(live_workers=live_workers, live_queue=live_queue,
                                          max_connections=max_connections, keep_alive=keep_alive,
                                          header_timeout=header_timeout, body_timeout=body_timeout)
-            web.serve(host, port, typer.echo, limits)
+            serve_cli.serve(host, port, typer.echo, limits)
         except KeyboardInterrupt:
             raise typer.Exit(INTERRUPTED_EXIT) from None
 

@@ -137,7 +137,7 @@ def lines(review: Review, limit: int | None = None, words: bool = False) -> list
     approx = "" if review.exact else " (not every value proven: see the marks)"
     luck = f", luck {review.luck}/100" if review.luck is not None else ""
     return out + ["", LEGEND, "", f"Guesses lost: {review.cost_text()}{approx}. Skill {review.skill}/100{luck}.",
-                  SCORES, "", review.share(limit)]
+                  SCORES, "", review.summary_line(limit)]
 
 
 def board_lines(review: BoardsReview, words: bool = False) -> list[str]:
@@ -169,4 +169,4 @@ def board_lines(review: BoardsReview, words: bool = False) -> list[str]:
     luck = f", luck {review.luck}/100" if review.luck is not None else ""
     return out + ["", LEGEND, "", f"Guesses lost, every board: {review.cost_text()}{approx}. Skill "
                   f"{review.skill}/100{luck}.", SCORES + " Every board's guesses count, but those played for "
-                  "another board once this one's answer was known.", "", review.share()]
+                  "another board once this one's answer was known.", "", review.summary_line()]

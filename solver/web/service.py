@@ -716,7 +716,8 @@ def review_out(game: Game, result: Review, codes: Sequence[int], words: int) -> 
                         "value": value_out(g.player, game), "best_value": value_out(g.best, game),
                         "cost_text": g.cost_text(), "candidates": list(g.candidates[:words])})
     return {"title": result.title, "won": result.won, "lost": result.lost, "guesses": guesses, "cost": result.cost,
-            "exact": result.exact, "skill": result.skill, "luck": result.luck, "share": result.share(result.limit),
+            "exact": result.exact, "skill": result.skill, "luck": result.luck,
+            "share": result.summary_line(result.limit),
             "cost_text": result.cost_text(), "answer": result.answer,
             "solver_game": [{"guess": game.labels[row], "feedback": feedback_out(game, code)}
                             for row, code in result.solver_game]}
@@ -772,7 +773,7 @@ def boards_review(key: Key, guesses: tuple[int, ...], answers: tuple[int, ...], 
     return {"boards": boards, "won": result.won, "lost": not result.won and result.guesses >= result.limit,
             "guesses": result.guesses, "limit": result.limit, "answers": list(result.answers),
             "cost": result.cost, "cost_text": result.cost_text(), "exact": result.exact, "skill": result.skill,
-            "luck": result.luck, "share": result.share(),
+            "luck": result.luck, "share": result.summary_line(),
             "solver_game": [{"guess": game.labels[row],
                              "feedback": [None if code == SOLVED else feedback_out(game, code) for code in codes]}
                             for row, codes in result.solver_game]}

@@ -46,7 +46,7 @@ DEFAULT_SEED = 20220123  # -s default: the seed of the specification's example c
 U64_MAX = 2**64 - 1
 
 
-class UsageError(Exception):
+class ArgumentError(Exception):
     """A bad command line (exit status 2)."""
 
 
@@ -102,7 +102,7 @@ class _Version(argparse.Action):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would print usage and exit
-        raise UsageError(message)
+        raise ArgumentError(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,7 +152,7 @@ def load_config(path: str) -> dict[str, Any]:
 
 
 def resolve_options(argv: Sequence[str]) -> Options:
-    """Return the options of a command line (with its config file); UsageError/WordleError if bad."""
+    """Return the options of a command line (with its config file); ArgumentError/WordleError if bad."""
     args = build_parser().parse_args(list(argv))
     config = load_config(args.config) if args.config is not None else {}
     merged = {}
@@ -163,21 +163,22 @@ def resolve_options(argv: Sequence[str]) -> Options:
         merged["boards"] = 1
     options = Options(**merged, tui=args.tui, coach=args.coach)
     if options.coach and not options.tui:
-        raise UsageError("--coach needs --tui")
+        raise ArgumentError("--coach needs --tui")
     if options.coach and (options.word is not None or options.random or options.state is not None or options.stats):
-        raise UsageError("--coach follows a game played elsewhere: --word, --random, --state and --stats do not apply")
+        raise ArgumentError("--coach follows a game played elsewhere: --word, --random, --state and --stats do not "
+                            "apply")
     if options.coach and options.boards > 1:
-        raise UsageError("--coach follows one board (deduce solve wordle --boards N coaches several)")
+        raise ArgumentError("--coach follows one board (deduce solve wordle --boards N coaches several)")
     if options.random and options.word is not None:
-        raise UsageError("--word cannot be used in random mode (--random)")
+        raise ArgumentError("--word cannot be used in random mode (--random)")
     if not options.random and (options.day is not None or options.seed is not None):
-        raise UsageError("--day and --seed can only be used in random mode (--random)")
+        raise ArgumentError("--day and --seed can only be used in random mode (--random)")
     if options.seed is not None and options.seed > U64_MAX:
-        raise UsageError(f"--seed must be at most {U64_MAX}")
+        raise ArgumentError(f"--seed must be at most {U64_MAX}")
     if options.day is not None and options.day < 1:
-        raise UsageError("--day must be at least 1")
+        raise ArgumentError("--day must be at least 1")
     if not 1 <= options.boards <= MAX_BOARDS:
-        raise UsageError(f"--boards must be between 1 and {MAX_BOARDS}, got {options.boards}")
+        raise ArgumentError(f"--boards must be between 1 and {MAX_BOARDS}, got {options.boards}")
     return options
 
 
@@ -199,7 +200,7 @@ def build_session(options: Options) -> Session:
         except NotAnAnswer as err:
             raise WordleError(str(err)) from None
         except ValueError as err:  # their number, or one given twice
-            raise UsageError(f"--word: {err}") from None
+            raise ArgumentError(f"--word: {err}") from None
     elif options.word is not None:
         session.word = normalise_word(options.word)
         if session.word not in answers:
@@ -208,9 +209,9 @@ def build_session(options: Options) -> Session:
         day = options.day if options.day is not None else 1
         games = len(answers) // boards
         if day > games and boards == 1:
-            raise UsageError(f"--day must be at most {len(answers)}, the size of the answer list")
+            raise ArgumentError(f"--day must be at most {len(answers)}, the size of the answer list")
         if day > games:
-            raise UsageError(f"--day must be at most {games}, the number of {boards}-board games "
+            raise ArgumentError(f"--day must be at most {games}, the number of {boards}-board games "
                              f"in the answer list of {len(answers)} words")
         seed = options.seed if options.seed is not None else DEFAULT_SEED
         session.order = random_answers(answers, day, seed, boards)
@@ -268,7 +269,7 @@ def run(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None 
         return 0
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
-    except UsageError as err:
+    except ArgumentError as err:
         return _fail(stderr, str(err), 2)
     except InputEnded as err:
         if not _at_a_terminal(stdin or sys.stdin):
