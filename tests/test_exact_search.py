@@ -274,7 +274,7 @@ def test_hard_narrowing_keeps_exactly_the_guesses_the_rule_allows(hard_searcher,
     length = game.rows.shape[1] - 2
     guess = data.draw(st.integers(0, game.n_guesses - 1))
     code = data.draw(st.integers(0, 3 ** length - 1))
-    kept, ghash = searcher.narrow(searcher.all_guesses, guess, code)
+    kept, ghash = searcher.restrict_guesses(searcher.all_guesses, guess, code)
     expected = np.flatnonzero(wordle.hard_mode_mask(game, [(guess, code)])).tolist()
     assert kept.tolist() == expected
     assert ghash == int(sum(searcher.ws.guess_keys[expected].astype(object)) % 2**64)

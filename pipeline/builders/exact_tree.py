@@ -508,7 +508,8 @@ def _polish(game: Game, table: np.ndarray, plan: Plan, nodes: Nodes, group: np.n
         top = out.add(-1, code, len(path), guess, int(positions.size))
         total = int(positions.size)
         for child_code, sub in wide.split(guess, positions):
-            child_guesses, child_hash = wide.narrow(guesses, guess, child_code) if wide.hard else (guesses, ghash)
+            child_guesses, child_hash = (wide.restrict_guesses(guesses, guess, child_code) if wide.hard
+                                         else (guesses, ghash))
             tree = walk(children[i][child_code], sub, r - 1, child_guesses, child_hash, path + (guess,), child_code)
             out.graft(tree, top)
             total += tree.subtree[0]

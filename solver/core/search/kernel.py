@@ -5,7 +5,7 @@
 * the least total number of guesses (summed over the candidate targets ``H``) of a tree that
   finishes every target within ``r`` guesses, choosing each guess among ``guesses`` (the node's
   allowed guess rows; below the node, every guess of ``ws.pool`` in normal mode, or ``guesses``
-  filtered by the hard-mode rule of mark games, `narrow`). ``free`` says which guesses the node may
+  filtered by the hard-mode rule of mark games, `restrict_guesses`). ``free`` says which guesses the node may
   play and hand down (`FREE_RESTRICTED`, `FREE_ANY`, `FREE_SPLITTERS`); ``forced`` >= 0 evaluates
   that single guess at this node instead (its total over the classes it makes);
 * fail-soft contract (as in alpha-beta): the exact value if it is below ``beta``, otherwise some
@@ -78,8 +78,8 @@ NO_GUESS = -1  # no guess: a memo entry holding bounds only, no candidate found,
 P_WIN_CODE = 0  # the feedback code of a win (the guess was the target)
 P_TOP_K = 1  # top-k: guesses expanded per node, best first (0: every one, prove mode)
 P_MAX_CLASSES = 2  # the most classes any guess makes over all targets: no guess splits a larger set into singletons
-P_HARD = 3  # 1: hard mode of a mark game (guesses below a node narrowed by `narrow`), 0: normal mode
-P_WORD_LENGTH = 4  # hard mode: letters per word, read by `narrow` (0 in normal mode)
+P_HARD = 3  # 1: hard mode of a mark game (guesses below a node restricted by `restrict_guesses`), 0: normal mode
+P_WORD_LENGTH = 4  # hard mode: letters per word, read by `restrict_guesses` (0 in normal mode)
 P_ORDER = 5  # the order guesses are expanded in: ORDER_BOUND or ORDER_ENTROPY
 P_WORK_LIMIT = 6  # stop once stats[S_WORK] passes this (0: never); see `search`
 P_WIDEN = 7  # top-k goes on past the k best while none of them can finish, at depths below this (0: never)
@@ -693,7 +693,7 @@ def count_classes(row, H, counts, touched):
 
 
 @njit(cache=True)
-def narrow(ws, guesses, g, code, out):
+def restrict_guesses(ws, guesses, g, code, out):
     """Write the guesses still allowed after guess g got `code` into `out` (hard mode).
 
     Hard mode of mark games (Wordle's; `solver.games.wordle.hard_mode_requirements` states the rule,
@@ -884,7 +884,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
     guesses : numpy.ndarray, int32 [g]
         The guess rows this node may play (hard mode: the allowed list).
     ghash : uint64
-        The hash of `guesses` in hard mode (`narrow`), 0 otherwise: part of the memo keys.
+        The hash of `guesses` in hard mode (`restrict_guesses`), 0 otherwise: part of the memo keys.
     free : int64
         FREE_RESTRICTED, FREE_ANY or FREE_SPLITTERS: which guesses the node may play and hand down.
     forced : int64
@@ -1031,7 +1031,7 @@ def search(ws, H, r, beta, d, guesses, ghash, free, forced):
             if ws.params[P_HARD]:
                 # the hard-mode filter: about a pass per letter
                 ws.stats[S_WORK] += guesses.shape[0] * ws.params[P_WORD_LENGTH]
-                count, gh = narrow(ws, guesses, g, np.int64(ws.cls_code[d, j]), ws.allowed[d + 1])
+                count, gh = restrict_guesses(ws, guesses, g, np.int64(ws.cls_code[d, j]), ws.allowed[d + 1])
                 value = search(ws, C, r - 1, child_beta, d + 1, ws.allowed[d + 1, :count], gh, np.int64(FREE_ANY),
                                np.int64(NO_GUESS))
             else:

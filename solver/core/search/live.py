@@ -167,7 +167,7 @@ class _SubGame:
         loads their machine code from Numba's cache (or compiles it), a one-time cost."""
         searcher.value(np.zeros(1, np.int32), 1)
         if searcher.hard:
-            searcher.narrow(searcher.all_guesses[:1], int(searcher.all_guesses[0]), 0)
+            searcher.restrict_guesses(searcher.all_guesses[:1], int(searcher.all_guesses[0]), 0)
 
     @property
     def top(self):

@@ -242,10 +242,10 @@ class Searcher:
         return Stats(int(s[kernel.S_NODES]), int(s[kernel.S_FULL_PASSES]), int(s[kernel.S_PROBES]),
                      int(s[kernel.S_HITS]))
 
-    def narrow(self, guesses: np.ndarray, guess: int, code: int) -> tuple[np.ndarray, int]:
+    def restrict_guesses(self, guesses: np.ndarray, guess: int, code: int) -> tuple[np.ndarray, int]:
         """Return (guesses still allowed after `guess` got `code`, their hash): hard mode only."""
         out = np.empty(guesses.size, np.int32)
-        count, ghash = kernel.narrow(self.ws, guesses, np.int32(guess), np.int64(code), out)
+        count, ghash = kernel.restrict_guesses(self.ws, guesses, np.int32(guess), np.int64(code), out)
         return out[:count], int(ghash)
 
     def allowed_after(self, history) -> tuple[np.ndarray, int]:
@@ -253,7 +253,7 @@ class Searcher:
         guesses, ghash = self.all_guesses, 0
         if self.hard:
             for guess, code in history:
-                guesses, ghash = self.narrow(guesses, guess, code)
+                guesses, ghash = self.restrict_guesses(guesses, guess, code)
         return guesses, ghash
 
     def value(self, positions: np.ndarray, r: int, guesses: np.ndarray | None = None, ghash: int = 0,
@@ -550,7 +550,8 @@ class Searcher:
         node = nodes.add(parent, code, len(path), guess, int(positions.size))
         total = int(positions.size)
         for child_code, group in self.split(guess, positions):
-            child_guesses, child_hash = self.narrow(guesses, guess, child_code) if self.hard else (guesses, ghash)
+            child_guesses, child_hash = (self.restrict_guesses(guesses, guess, child_code) if self.hard
+                                         else (guesses, ghash))
             child = self._grow(nodes, node, child_code, group, r - 1, child_guesses, child_hash, path + (guess,))
             total += nodes.subtree[child]
         nodes.subtree[node] = total
