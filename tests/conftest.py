@@ -108,9 +108,9 @@ _WARM_UPS = (
 def kernels_cached() -> bool:
     """Return whether Numba's cache holds what `_WARM_UPS` compile (checked in its index, nothing run)."""
     from solver.core.registry import all_variants, get_game
-    from solver.core.search import within
+    from solver.core.search import board_chances
 
-    return within.kernels_cached() and all(live_kernels_cached(get_game(*key)) for key in all_variants())
+    return board_chances.kernels_cached() and all(live_kernels_cached(get_game(*key)) for key in all_variants())
 
 
 def pytest_configure(config):

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from solver.analysis.notation import select_game
 from solver.analysis.walk import play, start_state, walk
 from solver.analysis import playout
-from solver.cli import replay
+from solver.cli import bench as bench_text
 from solver.cli.main import app
 from solver.core.runtime import get_solver
 from solver.core.registry import get_game
@@ -124,6 +124,6 @@ def test_std_of_one_target_is_zero_and_bad_hardest_is_refused():
     result = playout.Result(get_game("mastermind"), {4: 1}, 0.0, "test", ("1234",))
     assert result.std == 0.0
     with pytest.raises(ValueError, match="--hardest"):
-        replay.histogram(result, -1)
+        bench_text.histogram(result, -1)
     refused = runner.invoke(app, ["bench", "mastermind", "--hardest", "-1"])
     assert refused.exit_code == 2 and "--hardest" in refused.stderr

@@ -18,7 +18,7 @@ from solver.core import scoring
 from solver.games.boards import SOLVED, SPREAD_WEIGHT, Boards, best_guess, greedy_order, guesses_allowed
 from solver.games.wordlists import builtin_answers, builtin_guesses
 from tests import reference
-from tests.test_within import reference as within_reference
+from tests.test_board_chances import reference as within_reference
 
 GAME = wordle.game()
 SMALL = wordle.game(answers=("ABC", "ABD", "ACB", "BCA", "CAB", "CBA", "DAB"),

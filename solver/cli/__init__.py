@@ -5,7 +5,7 @@
   statuses (one-line errors, `typer.Exit(code)`);
 * `sessions`, `boards`: the interactive dialogues (`solve`, `hide`, several boards);
 * `views`: the `tree` command's output; `why`: the "Why GUESS:" block; `review`: `review`'s table;
-* `replay`, `openers`: `bench`'s and `openers`' figures as text and plots (`openers --exact` through the
+* `bench`, `openers`: `bench`'s and `openers`' figures as text and plots (`openers --exact` through the
   pipeline); `prove`: the proof campaign (`deduce prove`); `proof`: the progress line of `--exact`;
 * `serve`: starts the web page's server (uvicorn loads the web app by name: no import of it here);
 * `lazy`: the modules the commands load on first use (start-up time).

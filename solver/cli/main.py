@@ -68,7 +68,7 @@ notation = lazy_module("solver.analysis.notation")
 game_review = lazy_module("solver.analysis.review")
 scores = lazy_module("solver.analysis.scores")
 walk = lazy_module("solver.analysis.walk")
-replay = lazy_module("solver.cli.replay")
+bench_text = lazy_module("solver.cli.bench")
 exact_openers = lazy_module("solver.cli.openers")
 reviews = lazy_module("solver.cli.review")
 serve_cli = lazy_module("solver.cli.serve")
@@ -297,7 +297,7 @@ def bench(
     """
     with domain_errors():
         if plot is not None:
-            replay.check_plot(plot)  # a bad --plot fails before the benchmark, not after
+            bench_text.check_plot(plot)  # a bad --plot fails before the benchmark, not after
 
         chosen = _game(game, variant, hard, answers, guesses, all_words, size, lists)
         several.check_boards(chosen, boards)
@@ -310,9 +310,9 @@ def bench(
             with terminal_progress(f"bench {chosen.title}",
                                    min(sample or chosen.n_targets, chosen.n_targets)) as advance:
                 result = playout.run(chosen, sample, seed, on_solved=advance)
-        _say(replay.histogram(result, hardest))
+        _say(bench_text.histogram(result, hardest))
         if plot is not None:
-            replay.plot(result, plot)
+            bench_text.plot(result, plot)
             typer.echo(f"wrote {plot}")
 
 
@@ -385,7 +385,7 @@ def openers(
             total = len(playout.opener_rows(chosen, rows)) if rows is not None else None
             with terminal_progress("openers", total) as advance:
                 ranked = playout.openers(chosen, top, rows, on_done=advance)
-            _say(replay.openers_table(ranked))
+            _say(bench_text.openers_table(ranked))
             _say(exact_openers.ranked_lines(chosen, rows or []))
             return
         progress = (lambda r: typer.echo(f"  {exact_openers.line(chosen, r)} ({r.seconds:.1f} s)", err=True)) \

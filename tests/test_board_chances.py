@@ -1,4 +1,4 @@
-"""The two-board look-ahead kernel (`solver.core.search.within`) against a plain recursive reference of its
+"""The two-board look-ahead kernel (`solver.core.search.board_chances`) against a plain recursive reference of its
 definitions, on small random games drawn by hypothesis."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core.search.within import rate_guesses
+from solver.core.search.board_chances import rate_guesses
 
 WIN = 4  # codes 0..3 for the other feedback
 
