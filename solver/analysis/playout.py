@@ -3,7 +3,7 @@
 Targets are played together by `walk.walk` (one lookup or live computation per state, shared by
 the targets that reach it). `openers` forces each of the best first guesses (by expected remaining
 candidates) and lets the solver finish: the tree when the opener is the tree's, live otherwise.
-`deduce bench` and `deduce openers` print these (`solver.cli.replay`); the exact totals of openers
+`deduce bench` and `deduce openers` print these (`solver.cli.bench`); the exact totals of openers
 (`openers --exact`) come from the pipeline (`pipeline.builders.opener_ranking`).
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ unsolved board, and the game ends when every board is solved.
 are solved. The solver chooses one guess for all boards together:
 
 - a board down to one candidate is played at once;
-- with two boards open, a look-ahead (`solver.core.search.within`): each guess is rated by the chances
+- with two boards open, a look-ahead (`solver.core.search.board_chances`): each guess is rated by the chances
   that both boards are solved within 1, 2 and 3 more guesses after it, under the best play over a pool
   (the candidates and the greedy rule's leading guesses), computed exactly for the pool; the greedy
   rule's LOOKAHEAD_FIRST leading guesses and every candidate are rated to depth 2, and the
@@ -274,7 +274,7 @@ def lookahead_guess(game: Game, board_a: np.ndarray, board_b: np.ndarray, allowe
     """Return the guess row the look-ahead plays on two open boards (candidate target positions of each;
     see the module docstring), among the rows of the bool mask `allowed` (hard mode; None: every row)."""
     from solver.core import scoring  # defers Numba to the compute path
-    from solver.core.search.within import compile_notice, rate_guesses  # defers Numba to the compute path
+    from solver.core.search.board_chances import compile_notice, rate_guesses  # defers Numba to the compute path
 
     compile_notice()  # before the greedy order and the table: their kernels compile in seconds, these in 10
     order = greedy_order(game, [board_a, board_b])
