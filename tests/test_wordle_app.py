@@ -12,7 +12,7 @@ import pytest
 from solver.games.wordlists import builtin_answers, builtin_guesses
 from solver.wordle_program.app import DEFAULT_SEED, ArgumentError, Options, resolve_options
 from solver.wordle_program.play import random_answers
-from solver.wordle_program.records import State, compute_stats, load_state, parse_state
+from solver.wordle_program.records import Records, compute_stats, load_state, parse_state
 from solver.wordle_program.rounds import InvalidGuess, Round, WordleError
 from solver.wordle_program.rustrand import shuffle
 from solver.wordle_program.terminal import RichUI
@@ -120,7 +120,7 @@ def test_state_round_trip(tmp_path):
         "total_rounds": 3,
         "games": [{"answer": "POSER", "guesses": ["POSER"]}, {"answer": "CRANE", "guesses": ["CRANE"]}],
     }
-    assert load_state(tmp_path / "absent.json") == State()
+    assert load_state(tmp_path / "absent.json") == Records()
 
 
 @pytest.mark.parametrize("text, rounds, games",

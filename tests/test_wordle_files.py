@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from solver.core import limits
 from solver.games.wordlists import builtin_guesses
 from solver.wordle_program import records
-from solver.wordle_program.records import State, load_state, parse_state
+from solver.wordle_program.records import Records, load_state, parse_state
 from solver.wordle_program.rounds import WordleError
 from tests.helpers import NO_SPACE, dead_pid, folder_names, one_line_error, play_lines
 
@@ -114,11 +114,11 @@ def test_state_file_is_written_compactly(tmp_path):
     text = path.read_text()
     assert text == ('{"total_rounds":2,"games":[{"answer":"POSER","guesses":["CRANE","POSER"]},'
                     '{"answer":"CRANE","guesses":["CRANE"]}]}\n')
-    assert load_state(path) == State(2, json.loads(text)["games"])
+    assert load_state(path) == Records(2, json.loads(text)["games"])
 
 
 def test_state_words_are_shared_and_gc_restored():
-    text = State(3, [{"answer": "CRANE", "guesses": ["SLATE", "CRANE"]}, {"answer": "SLATE", "guesses": ["SLATE"]},
+    text = Records(3, [{"answer": "CRANE", "guesses": ["SLATE", "CRANE"]}, {"answer": "SLATE", "guesses": ["SLATE"]},
                      {"x": {"answer": "KEEP", "guesses": [1, True, 1.0]}}]).to_json()
     assert gc.isenabled()
     state = parse_state(text)
@@ -136,7 +136,7 @@ def test_large_state_loads_without_garbage_collections(tmp_path):
     games = [{"answer": words[i % 2315], "guesses": [words[(i * 7 + j) % 12972] for j in range(4)]}
              for i in range(100_000)]
     path = tmp_path / "state.json"
-    path.write_text(State(len(games), games).to_json())
+    path.write_text(Records(len(games), games).to_json())
     collections = []
     def callback(phase, info):
         if phase == "start":

@@ -23,7 +23,7 @@ from solver.games.wordle import feedback
 from solver.games.wordlists import builtin_answers, builtin_guesses
 from solver.wordle_program.app import run
 from solver.wordle_program.play import random_answers
-from solver.wordle_program.records import State, compute_stats
+from solver.wordle_program.records import Records, compute_stats
 from solver.wordle_program.rounds import Round, share_text
 from solver.wordle_program.terminal import RichUI, bar_lengths
 from tests.helpers import ANSI, keys, plain
@@ -282,7 +282,7 @@ def test_share_grid_numbers_random_days_and_marks_hard_mode():
 
 def test_share_grid_numbers_continue_the_state_file(tmp_path):
     state = tmp_path / "state.json"
-    state.write_text(State(total_rounds=9).to_json())
+    state.write_text(Records(total_rounds=9).to_json())
     out = play_terminal(["-S", str(state)], games_input(WIN_2, WIN_3))
     assert [header for header, _ in share_blocks(out)] == ["Wordle 10 2/6", "Wordle 11 3/6"]
 

@@ -38,7 +38,7 @@ from solver.core.version import installed_version
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
 from solver.wordle_program.play import InputEnded, NotAnAnswer, Session, check_answers, play, random_answers
-from solver.wordle_program.records import State, load_state, parse_json_object
+from solver.wordle_program.records import Records, load_state, parse_json_object
 from solver.wordle_program.rounds import WORD_LENGTH, WordleError, normalise_word
 from solver.wordle_program.terminal import RichUI, TestModeUI
 
@@ -228,7 +228,7 @@ def build_session(options: Options) -> Session:
     return session
 
 
-def record_game(path: str, game) -> State:
+def record_game(path: str, game) -> Records:
     """Add a finished game to the state file and return the file's state: under the file's lock
     (`solver.core.atomic.locked`) it is read again (other runs may have added games since), the game
     appended, and the file replaced atomically (its mode kept, a read-only one or a missing folder

@@ -13,7 +13,7 @@ from typing import Callable, Protocol, Sequence
 
 from solver.core.limits import excerpt
 from solver.games.boards import check_distinct
-from solver.wordle_program.records import State, Stats, compute_stats
+from solver.wordle_program.records import Records, Statistics, compute_stats
 from solver.wordle_program.rounds import InvalidGuess, MultiRound, Round, WordleError, normalise_word
 from solver.wordle_program.rustrand import shuffle
 
@@ -75,7 +75,7 @@ class UI(Protocol):
     def guess_rejected(self, game: Round | MultiRound, line: str, reason: str) -> None: ...
     def guess_accepted(self, game: Round | MultiRound) -> None: ...
     def game_over(self, game: Round | MultiRound) -> None: ...
-    def show_stats(self, stats: Stats) -> None: ...
+    def show_stats(self, stats: Statistics) -> None: ...
     def out_of_answers(self) -> None: ...
     def play_again(self) -> bool: ...
 
@@ -93,9 +93,9 @@ class Session:
     first_day: int = 1  # random mode: the day (-d) of order[0]
     boards: int = 1  # -b: boards (answers) per game
     words: tuple[str, ...] | None = None  # -w with several boards: one game with these answers
-    state: State = field(default_factory=State)
+    state: Records = field(default_factory=Records)
     # records each finished game in the state file (`app.record_game`) and returns the file's state
-    save: Callable[[Round | MultiRound], State] | None = None
+    save: Callable[[Round | MultiRound], Records] | None = None
 
 
 def read_answer(session: Session, ui: UI) -> str:

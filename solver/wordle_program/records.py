@@ -21,7 +21,7 @@ TOP_WORDS = 5  # the most used guesses the statistics show
 
 
 @dataclass(frozen=True)
-class Stats:
+class Statistics:
     """Won and lost games, mean guesses of the won games, the most used guesses, and what the
     original game shows: win streaks and the guess distribution."""
 
@@ -64,7 +64,7 @@ def game_won(game: dict) -> bool:
     return bool(guesses) and answer is not None and guesses[-1].upper() == answer.upper()
 
 
-def compute_stats(games: Iterable[dict]) -> Stats:
+def compute_stats(games: Iterable[dict]) -> Statistics:
     """Return the statistics of recorded games (dicts with optional "answer" and "guesses"), in
     the order played: streaks and the distribution come from the games themselves, so a state
     file (old ones too) carries them without keys of its own. A won game of more than 6 guesses
@@ -90,7 +90,7 @@ def compute_stats(games: Iterable[dict]) -> Stats:
             streak = 0
             last_won_in = None
     top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_WORDS]
-    return Stats(won, lost, won_guesses / won if won else 0.0, tuple(top), streak, max_streak,
+    return Statistics(won, lost, won_guesses / won if won else 0.0, tuple(top), streak, max_streak,
                  tuple(distribution), last_won_in)
 
 
@@ -98,7 +98,7 @@ def compute_stats(games: Iterable[dict]) -> Stats:
 
 
 @dataclass
-class State:
+class Records:
     """The state file: games played so far (as stored, unchecked) and their count."""
 
     total_rounds: int = 0
@@ -195,8 +195,8 @@ def _game_words() -> tuple[Callable[[dict], dict], list]:
     return hook, malformed
 
 
-def parse_state(text: str, name: str = "state file") -> State:
-    """Return the State in JSON `text`; WordleError if it is not JSON of the state file's shape.
+def parse_state(text: str, name: str = "state file") -> Records:
+    """Return the records in JSON `text`; WordleError if it is not JSON of the state file's shape.
 
     Every key is optional; the words are not checked. A missing total_rounds counts the games.
     A game on several boards has "answers" (a list of strings) instead of "answer".
@@ -224,7 +224,7 @@ def parse_state(text: str, name: str = "state file") -> State:
     total = data.get("total_rounds", len(games))
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
         raise WordleError(f'{name}: "total_rounds" must be a non-negative integer')
-    return State(total, games)
+    return Records(total, games)
 
 
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # \uD800 to \uDFFF (read_text refused raw ones: not UTF-8)
@@ -244,8 +244,8 @@ def _check_text(games: list, name: str) -> None:
                                       f"(a lone UTF-16 surrogate)") from None
 
 
-def load_state(path: str | Path) -> State:
-    """Return the state saved in `path`, or an empty State if the file does not exist.
+def load_state(path: str | Path) -> Records:
+    """Return the state saved in `path`, or empty records if the file does not exist.
 
     The file must be a regular file of at most 64 MB (`solver.core.limits.STATE_LIMIT`, about a
     million games); WordleError otherwise.
@@ -254,6 +254,6 @@ def load_state(path: str | Path) -> State:
         text = read_text(path, STATE_LIMIT, "state file")
     except InputFileError as err:
         if err.errno in (errno.ENOENT, errno.ENOTDIR):  # no such file (yet)
-            return State()
+            return Records()
         raise WordleError(str(err)) from None
     return parse_state(text.removeprefix("\ufeff"), f"state file {path}")  # a byte-order mark an editor may add

@@ -5,7 +5,7 @@ import sys
 from typing import Sequence, TextIO
 
 from solver.wordle_program.play import Session
-from solver.wordle_program.records import Stats
+from solver.wordle_program.records import Statistics
 from solver.wordle_program.review import review_line
 from solver.wordle_program.rounds import MAX_GUESSES, WORD_LENGTH, MultiRound, Round
 
@@ -58,7 +58,7 @@ class TestModeUI:
         else:
             self._print(f"CORRECT {len(game.history)}" if game.won else f"FAILED {game.answer}")
 
-    def show_stats(self, stats: Stats) -> None:
+    def show_stats(self, stats: Statistics) -> None:
         for line in stats.lines():
             self._print(line)
 
@@ -82,7 +82,7 @@ def bar_lengths(counts: Sequence[int], width: int) -> list[int]:
     return [max(1, (2 * count * width + largest) // (2 * largest)) if count > 0 else 0 for count in counts]
 
 
-def stats_columns(stats: Stats) -> list[tuple[str, str]]:
+def stats_columns(stats: Statistics) -> list[tuple[str, str]]:
     """Return the original game's four statistics as (value, label): played, win %, streaks."""
     return [(str(stats.played), "Played"), (str(stats.win_percent), "Win %"),
             (str(stats.current_streak), "Current streak"), (str(stats.max_streak), "Max streak")]
@@ -327,7 +327,7 @@ class RichUI:
         self.console.print(game.share(), markup=False)
         self.console.print()
 
-    def show_stats(self, stats: Stats) -> None:
+    def show_stats(self, stats: Statistics) -> None:
         from rich.text import Text  # defers rich (0.1 s) until the terminal UI is drawn
 
         columns = stats_columns(stats)

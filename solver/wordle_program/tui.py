@@ -39,7 +39,7 @@ from textual.widgets import Static
 
 from solver.wordle_program import advice
 from solver.wordle_program.play import Session, play
-from solver.wordle_program.records import Stats, compute_stats
+from solver.wordle_program.records import Statistics, compute_stats
 from solver.wordle_program.rounds import MAX_GUESSES, WORD_LENGTH, MultiRound, Round, WordleError, board_game_name
 from solver.wordle_program.terminal import RichUI, bar_lengths
 
@@ -210,7 +210,7 @@ def needed_size(boards: int, limit: int) -> tuple[int, int]:
     return max(board_w, keys_w) + 2 + SIDE_WIDTH, board_h + 10
 
 
-def stats_lines(stats: Stats, look: Look) -> list[Text]:
+def stats_lines(stats: Statistics, look: Look) -> list[Text]:
     """Return the statistics panel: games played, won, the streaks and the guess distribution (the game
     just won marked)."""
     lines = [Text("Statistics", "bold"), Text(f"Played {stats.played}, won {stats.win_percent}%"),
@@ -474,7 +474,7 @@ class ThreadUI:
     def game_over(self, game: Round | MultiRound) -> None:
         self.app.call_on_screen(lambda: self.app.finished(game))
 
-    def show_stats(self, stats: Stats) -> None:
+    def show_stats(self, stats: Statistics) -> None:
         self.app.call_on_screen(lambda: self.app.show_stats(stats))
 
     def out_of_answers(self) -> None:
@@ -495,7 +495,7 @@ class PlayApp(WordleScreen):
         self.mode = "wait"  # "answer", "guess", "over" (a key for a new game), "done" (a key to leave), "wait"
         self.typed = ""
         self.review: list = []
-        self.stats: Stats | None = None
+        self.stats: Statistics | None = None
         self.game_error: BaseException | None = None  # what ended the game's thread (InputEnded: the player left)
         self.thread = threading.Thread(target=self._play, daemon=True)
 
@@ -583,11 +583,11 @@ class PlayApp(WordleScreen):
             self.review = [Text("Review", "bold")] + lines
             self.show_end()
 
-    def show_stats(self, stats: Stats) -> None:
+    def show_stats(self, stats: Statistics) -> None:
         self.stats = stats
         self.show_end()
 
-    def ask_again(self, stats: Stats) -> None:
+    def ask_again(self, stats: Statistics) -> None:
         self.stats, self.mode = stats, "over"
         self.show_end()
 
