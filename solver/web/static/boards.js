@@ -5,8 +5,8 @@
 // daily words of any date; hard mode (each guess keeps the hard-mode rule of at least one unsolved board: the
 // service refuses any other, giving each board's reason). The play tab's game list is read here: it also shows
 // the hider (hider.js).
-import { api, byId, dailyDate, dailyPlayed, el, enterPressesControl, fill, lettersWord, loadBoardsReview, loadJSON,
-  reviewPanel, saveJSON, showAll, wordLength, wordleVariant } from "./common.js";
+import { api, buildKeyboard, byId, dailyDate, dailyPlayed, el, fill, keyLabel, lettersWord, loadBoardsReview, loadJSON,
+  pressedKey, reviewPanel, saveJSON, showAll, toaster, wordLength, wordleVariant } from "./common.js";
 import { copyArea } from "./stats.js";
 import { fitTiles, keepFitted } from "./fit.js";
 
@@ -16,7 +16,6 @@ const RANK = { absent: 1, present: 2, correct: 3 };
 const STATE_NAME = { correct: "correct", present: "elsewhere", absent: "absent" };
 const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
 const NAMES = { 2: "Dordle", 4: "Quordle" };
-const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
 const CHOICE_KEY = "deduce.boards";
 const HARD_KEY = "deduce.boards.hard"; // the mode of the next game
 const gameKey = (count) => `deduce.boards.${count}`;
@@ -26,24 +25,16 @@ export function initBoards() {
   const select = $("play-boards");
   const grid = $("boards-grid");
   const toast = $("boards-toast");
+  const say = toaster(toast);
   const hintLine = $("boards-hint-text");
   const reviewBox = $("boards-review");
   const reviewButton = $("boards-review-button");
   const hardBox = $("boards-hard");
-  const keys = {};
   let count = 1;
   let game = null; // {targets, length, hard, rows, guesses: [{word, marks: [marks or null per board]}], over, daily}
   let typed = "";
   let busy = false;
   let active = false;
-  let toastTimer = null;
-
-  function say(message) {
-    clearTimeout(toastTimer);
-    toast.textContent = message;
-    toast.hidden = !message;
-    if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
-  }
 
   /** The solver's hint, under the boards until the next move. */
   function showHint(message) {
@@ -238,26 +229,14 @@ export function initBoards() {
     render();
   }
 
-  for (const letters of KEY_ROWS) {
-    $("boards-keyboard").append(el("div", { class: "key-row" }, [...letters].map((ch) => {
-      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
-      const button = el("button", { type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
-        "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
-        onclick: () => press(key) }, key.length === 1 ? el("span", { class: "key-parts", "aria-hidden": "true" }) : null,
-      el("span", { class: "key-label" }, key === "Backspace" ? "\u232B" : key));
-      button.addEventListener("mousedown", (event) => event.preventDefault());
-      if (key.length === 1) keys[key] = button;
-      return button;
-    })));
-  }
+  // each letter's key holds one part per board (renderKeys), under its label
+  const keys = buildKeyboard($("boards-keyboard"), press, (key) => [
+    key.length === 1 ? el("span", { class: "key-parts", "aria-hidden": "true" }) : null,
+    el("span", { class: "key-label" }, keyLabel(key))]);
 
   document.addEventListener("keydown", (event) => {
     if (!active || count === 1 || !on || document.querySelector("dialog[open]")) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest?.("input:not([type=checkbox]), textarea, select, [contenteditable]")) return;
-    if (event.key === "Enter" && enterPressesControl(event.target)) return;
-    const key = event.key === "Enter" || event.key === "Backspace" ? event.key
-      : /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
+    const key = pressedKey(event);
     if (!key) return;
     event.preventDefault();
     press(key);

@@ -161,6 +161,55 @@ export function enterPressesControl(target) {
   return Boolean(target.closest?.("button, a, summary")) && !focusByPointer;
 }
 
+/** The game's key a keydown stands for ("Enter", "Backspace" or a letter "A".."Z"), or null when it is not the
+ * game's: a modifier held, typing in a field (a check box or a radio button takes no typing), Enter on a
+ * control reached with Tab. */
+export function pressedKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  const target = event.target;
+  if (target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]")) return null;
+  if (event.key === "Enter") return enterPressesControl(target) ? null : "Enter";
+  if (event.key === "Backspace") return "Backspace";
+  return /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
+}
+
+const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
+
+/** Return a key's label: the key itself, ⌫ for Backspace. */
+export const keyLabel = (key) => (key === "Backspace" ? "\u232B" : key);
+
+/** Fill `container` with the on-screen keyboard (a row of buttons per KEY_ROWS line), each key calling
+ * `press(key)`; `content(key)` gives a key's children (default: its label). Returns {letter: button}. A mouse
+ * click leaves no focus on a key, or the next Enter would press it again. */
+export function buildKeyboard(container, press, content = keyLabel) {
+  const keys = {};
+  for (const letters of KEY_ROWS) {
+    container.append(el("div", { class: "key-row" }, [...letters].map((ch) => {
+      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
+      const label = key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key;
+      const button = el("button", { type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
+        "aria-label": label, onclick: () => press(key) }, content(key));
+      button.addEventListener("mousedown", (event) => event.preventDefault());
+      if (key.length === 1) keys[key] = button;
+      return button;
+    })));
+  }
+  return keys;
+}
+
+/** Return `say(message, sticky = false)`: shows `message` in the `toast` element for 3 s, or until the next one
+ * when `sticky` ("" hides it at once). */
+export function toaster(toast) {
+  let timer = null;
+  return (message, sticky = false) => {
+    clearTimeout(timer);
+    toast.textContent = message;
+    toast.hidden = !message;
+    toast.dataset.sticky = String(sticky);
+    if (message && !sticky) timer = setTimeout(() => { toast.hidden = true; }, 3000);
+  };
+}
+
 /** A table that stacks on a phone: each row's cells as "label value" pairs (style.css, .stack-table).
  * `columns`: [{label, title, num (right-aligned), class}]; `rows`: [{attrs, cells: [content per column]}]. */
 export function stackTable(columns, rows, attrs = {}) {

@@ -3,7 +3,7 @@
 // left; guesses are unlimited. Challenge mode (Absurdle's): a target is drawn and the player must force the
 // hider into it; the hider plays as ever, and a guess whose colours rule the target out misses it (undo it and
 // try another). The game is its guesses: /api/hide replays them (the hider is deterministic).
-import { api, byId, el, enterPressesControl, lettersWord, loadJSON, saveJSON, showAll, wordLength,
+import { api, buildKeyboard, byId, el, lettersWord, loadJSON, pressedKey, saveJSON, showAll, toaster, wordLength,
   wordleVariant } from "./common.js";
 import { copyArea } from "./stats.js";
 import { fitTiles, keepFitted } from "./fit.js";
@@ -12,7 +12,6 @@ const STATE = { G: "correct", Y: "present", R: "absent" };
 const RANK = { absent: 1, present: 2, correct: 3 };
 const STATE_NAME = { correct: "correct", present: "elsewhere", absent: "absent" };
 const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
-const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
 const SHOWN_ROWS = 6; // rows on show: the board scrolls past them
 const MODES = ["hide", "challenge"];
 const gameKey = (mode) => `deduce.hider.${mode}`;
@@ -23,20 +22,12 @@ export function initHider() {
   const scroll = $("hider-scroll");
   const keyboard = $("hider-keyboard");
   const toast = $("hider-toast");
-  const keys = {};
+  const say = toaster(toast);
   let mode = null; // "hide" or "challenge" when on show
   let game = null; // {mode, length, target, steps: [{guess, feedback, remaining}], missed, won}
   let typed = "";
   let busy = false;
   let active = false;
-  let toastTimer = null;
-
-  function say(message) {
-    clearTimeout(toastTimer);
-    toast.textContent = message;
-    toast.hidden = !message;
-    if (message) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
-  }
 
   const length = () => (game ? game.length : wordLength());
   const variant = () => wordleVariant(false, length());
@@ -193,25 +184,11 @@ export function initHider() {
     render();
   }
 
-  for (const letters of KEY_ROWS) {
-    keyboard.append(el("div", { class: "key-row" }, [...letters].map((ch) => {
-      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
-      const button = el("button", { type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
-        "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
-        onclick: () => press(key) }, key === "Backspace" ? "\u232B" : key);
-      button.addEventListener("mousedown", (event) => event.preventDefault());
-      if (key.length === 1) keys[key] = button;
-      return button;
-    })));
-  }
+  const keys = buildKeyboard(keyboard, press);
 
   document.addEventListener("keydown", (event) => {
     if (!active || !mode || document.querySelector("dialog[open]")) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    if (event.key === "Enter" && enterPressesControl(event.target)) return;
-    const key = event.key === "Enter" || event.key === "Backspace" ? event.key
-      : /^[a-zA-Z]$/.test(event.key) ? event.key.toUpperCase() : null;
+    const key = pressedKey(event);
     if (!key) return;
     event.preventDefault();
     press(key);

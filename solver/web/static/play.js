@@ -1,7 +1,7 @@
 // Wordle, play: the board (words of 4 to 9 letters), the on-screen keyboard, the solver's hint, statistics,
 // the share grid and the game's review; the daily puzzle of any date.
-import { api, byId, dailyDate, dailyPlayed, el, enterPressesControl, lettersWord, loadJSON, loadReview, reviewPanel,
-  saveJSON, showAll, wordLength, wordleVariant } from "./common.js";
+import { api, buildKeyboard, byId, dailyDate, dailyPlayed, el, lettersWord, loadJSON, loadReview, pressedKey,
+  reviewPanel, saveJSON, showAll, toaster, wordLength, wordleVariant } from "./common.js";
 import { copyArea, recordGame, showStats } from "./stats.js";
 import { fitTiles, keepFitted } from "./fit.js";
 
@@ -11,7 +11,6 @@ const RANK = { absent: 1, present: 2, correct: 3 };
 const SQUARES = { G: "\u{1F7E9}", Y: "\u{1F7E8}", R: "\u2B1B" };
 const CONTRAST_SQUARES = { G: "\u{1F7E7}", Y: "\u{1F7E6}", R: "\u2B1B" };
 const PRAISE = ["Genius", "Magnificent", "Impressive", "Splendid", "Great", "Phew"];
-const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "+ZXCVBNM-"]; // + Enter, - Backspace
 const GAME_KEY = "deduce.wordle.game";
 const CONTRAST_KEY = "deduce.wordle.contrast";
 const HARD_KEY = "deduce.wordle.hard";
@@ -21,6 +20,7 @@ export function initPlay() {
   const board = $("play-board");
   const keyboard = $("play-keyboard");
   const toast = $("play-toast");
+  const say = toaster(toast);
   const status = $("play-status");
   const hardBox = $("play-hard");
   const contrastBox = $("play-contrast");
@@ -31,7 +31,6 @@ export function initPlay() {
   let typed = "";
   let LENGTH = 5; // letters of the board's words
   let busy = false;
-  let toastTimer = null;
   let active = false;
 
   // ------------------------------------------------------------------ board and keyboard
@@ -59,23 +58,7 @@ export function initPlay() {
       + "Type on your keyboard or tap the keys below.";
   }
   build(5);
-  const keys = {};
-  for (const letters of KEY_ROWS) {
-    const row = el("div", { class: "key-row" });
-    for (const ch of letters) {
-      const key = ch === "+" ? "Enter" : ch === "-" ? "Backspace" : ch;
-      const button = el("button", {
-        type: "button", class: "key" + (key.length > 1 ? " wide" : ""), "data-key": key,
-        "aria-label": key === "Backspace" ? "Delete letter" : key === "Enter" ? "Enter guess" : key,
-      }, key === "Backspace" ? "\u232B" : key === "Enter" ? "Enter" : key);
-      // A mouse click must not leave focus on the key, or the next Enter would press it again.
-      button.addEventListener("mousedown", (event) => event.preventDefault());
-      button.addEventListener("click", () => press(key));
-      keys[key] = button;
-      row.append(button);
-    }
-    keyboard.append(row);
-  }
+  const keys = buildKeyboard(keyboard, (key) => press(key));
 
   function rowMarks(r) {
     return game && game.guesses[r] ? game.guesses[r] : null;
@@ -166,13 +149,6 @@ export function initPlay() {
     }
   }
 
-  function say(message, sticky = false) {
-    clearTimeout(toastTimer);
-    toast.textContent = message;
-    toast.hidden = !message;
-    toast.dataset.sticky = String(sticky);
-    if (message && !sticky) toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
-  }
 
   function shake() {
     if (!game) return;
@@ -402,17 +378,9 @@ export function initPlay() {
   });
 
   document.addEventListener("keydown", (event) => {
-    if (!active || document.querySelector("dialog[open]") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!active || document.querySelector("dialog[open]")) return;
     if ((document.body.dataset.boards || "1") !== "1") return; // Dordle, Quordle or the hider takes the keys
-    const target = event.target;
-    const typing = target.closest?.("input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable]");
-    if (typing) return;
-    let key = null;
-    if (event.key === "Enter") {
-      if (enterPressesControl(target)) return;
-      key = "Enter";
-    } else if (event.key === "Backspace") key = "Backspace";
-    else if (/^[a-zA-Z]$/.test(event.key)) key = event.key.toUpperCase();
+    const key = pressedKey(event);
     if (!key) return;
     event.preventDefault();
     press(key);
