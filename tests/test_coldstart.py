@@ -7,7 +7,6 @@ from __future__ import annotations
 import fcntl
 import inspect
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -24,6 +23,7 @@ import pytest
 from solver.core import coldstart, kernel_cache, progress
 from solver.core.coldstart import ColdStart, WarmUp
 from solver.core.registry import get_game
+from pipeline.benchmarks.startup import read_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -175,22 +175,7 @@ def at_terminal(argv: list[str], env: dict, timeout: float = 120.0) -> tuple[int
     process = subprocess.Popen([sys.executable, "-m", "solver", *argv], stdin=child, stdout=child, stderr=child,
                                env=env, cwd=ROOT, close_fds=True)
     os.close(child)
-    output, deadline = b"", time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([main], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal closed with the process
-                break
-            if not chunk:
-                break
-            output += chunk
-        elif process.poll() is not None:
-            break
-    else:
-        process.kill()
-    os.close(main)
+    output = read_terminal(main, process, timeout)
     return process.wait(), output.decode(errors="replace")
 
 

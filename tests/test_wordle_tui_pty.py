@@ -34,6 +34,13 @@ class Terminal:
         os.close(slave)
         self.output = b""
 
+    def __enter__(self) -> "Terminal":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.process.poll() is None:  # a test that failed midway leaves no program behind
+            self.process.kill()
+
     def read_until(self, pattern: bytes, timeout: float = 120.0) -> None:
         """Read the screen until its text (escape sequences removed) holds `pattern`."""
         deadline = time.monotonic() + timeout
@@ -72,8 +79,7 @@ class Terminal:
 
 
 def test_a_game_in_a_real_terminal_then_the_terminal_given_back():
-    terminal = Terminal("--tui", "-w", "sloth")
-    try:
+    with Terminal("--tui", "-w", "sloth") as terminal:
         terminal.read_until(b"Guess 1/6")
         terminal.type(b"salet\r")
         terminal.read_until(b"Guess 2/6")
@@ -82,36 +88,25 @@ def test_a_game_in_a_real_terminal_then_the_terminal_given_back():
         terminal.read_until(b"Any key: leave")
         terminal.type(b"x")
         assert terminal.wait() == 0
-    finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
     tail = terminal.output[terminal.output.rindex(LEAVE_ALTERNATE_SCREEN):]
     assert b"\x1b[?25h" in tail  # the cursor shown again
     assert b"Traceback" not in terminal.output
 
 
 def test_ctrl_c_gives_the_terminal_back_then_one_line():
-    terminal = Terminal("--tui", "-w", "sloth")
-    try:
+    with Terminal("--tui", "-w", "sloth") as terminal:
         terminal.read_until(b"Guess 1/6")
         terminal.type(b"\x03")
         assert terminal.wait() == 130
-    finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
     after = terminal.output[terminal.output.rindex(LEAVE_ALTERNATE_SCREEN):]
     assert b"error: interrupted" in after and b"Traceback" not in terminal.output
 
 
 def test_leaving_mid_game_names_the_answer():
-    terminal = Terminal("--tui", "-w", "sloth")
-    try:
+    with Terminal("--tui", "-w", "sloth") as terminal:
         terminal.read_until(b"Guess 1/6")
         terminal.type(b"\x11")  # Ctrl-Q
         assert terminal.wait() == 0
-    finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
     after = terminal.output[terminal.output.rindex(LEAVE_ALTERNATE_SCREEN):]
     assert b"Bye: the answer was SLOTH." in after
 
@@ -124,13 +119,9 @@ def test_without_a_terminal_it_refuses_in_one_line():
 
 
 def test_sigterm_gives_the_terminal_back_then_ends_as_without_tui():
-    terminal = Terminal("--tui", "-w", "sloth")
-    try:
+    with Terminal("--tui", "-w", "sloth") as terminal:
         terminal.read_until(b"Guess 1/6")
         terminal.process.terminate()
         assert terminal.wait() == 143
-    finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
     after = terminal.output[terminal.output.rindex(LEAVE_ALTERNATE_SCREEN):]
     assert b"error: terminated" in after and b"Traceback" not in terminal.output

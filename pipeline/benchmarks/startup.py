@@ -58,17 +58,12 @@ FRESH_RUNS = 3
 FRESH_COMMAND = ["hint", "wordle", "QAJAQ=RRRRR"]  # off the tree and the opener book: the live search's state
 
 
-def at_terminal(argv: list[str], env: dict) -> tuple[float | None, float, str]:
-    """Return (seconds to the first line of a notice, seconds to the end, the output) of one `deduce`
-    process whose standard streams are a pseudo-terminal."""
-    main, child = os.openpty()
-    began = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "solver", *argv], stdin=child, stdout=child, stderr=child,
-                               env=env, close_fds=True)
-    os.close(child)
-    output, noticed = b"", None
-    while True:
-        ready, _, _ = select.select([main], [], [], 1.0)
+def read_terminal(main: int, process: subprocess.Popen, timeout: float | None = None, seen=None) -> bytes:
+    """Return what `process` wrote to the pseudo-terminal whose main side is `main` until it ended (or, past
+    `timeout` seconds, was killed); `seen(output)` is called after each read. Closes `main`."""
+    output, deadline = b"", None if timeout is None else time.monotonic() + timeout
+    while deadline is None or time.monotonic() < deadline:
+        ready, _, _ = select.select([main], [], [], 0.5)
         if ready:
             try:
                 chunk = os.read(main, 65536)
@@ -77,15 +72,35 @@ def at_terminal(argv: list[str], env: dict) -> tuple[float | None, float, str]:
             if not chunk:
                 break
             output += chunk
-            if noticed is None and b"warning:" in output:
-                noticed = time.perf_counter() - began
+            if seen is not None:
+                seen(output)
         elif process.poll() is not None:
             break
-    process.wait()
+    else:
+        process.kill()
     os.close(main)
+    return output
+
+
+def at_terminal(argv: list[str], env: dict) -> tuple[float | None, float, str]:
+    """Return (seconds to the first line of a notice, seconds to the end, the output) of one `deduce`
+    process whose standard streams are a pseudo-terminal."""
+    main, child = os.openpty()
+    began = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "solver", *argv], stdin=child, stdout=child, stderr=child,
+                               env=env, close_fds=True)
+    os.close(child)
+    noticed: list[float] = []
+
+    def seen(output: bytes) -> None:
+        if not noticed and b"warning:" in output:
+            noticed.append(time.perf_counter() - began)
+
+    output = read_terminal(main, process, seen=seen)
+    process.wait()
     if process.returncode != 0:
         raise SystemExit(f"deduce {' '.join(argv)} exited with {process.returncode}")
-    return noticed, time.perf_counter() - began, output.decode(errors="replace")
+    return (noticed[0] if noticed else None), time.perf_counter() - began, output.decode(errors="replace")
 
 
 def warm_up_process(cache: Path, wait: float = 10.0) -> int | None:
