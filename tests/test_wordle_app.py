@@ -334,12 +334,13 @@ def test_closed_output_ends_quietly():
     assert (result.returncode, result.stderr) == (0, b"")
 
 
-def test_program_does_not_import_numba():
+def test_the_test_mode_loads_neither_numba_nor_textual():
+    heavy = ["numba", "solver.core.scoring", "textual", "solver.wordle_program.tui"]
     code = ("import io, sys; from solver.wordle_program.app import run; "
             "run(['-w', 'crane'], io.StringIO('crane\\n'), io.StringIO(), io.StringIO(), interactive=False); "
-            "print('numba' in sys.modules, 'solver.core.scoring' in sys.modules)")
+            f"print(*[name in sys.modules for name in {heavy!r}])")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
-    assert result.stdout.split() == ["False", "False"]
+    assert result.stdout.split() == ["False"] * len(heavy)
 
 
 def test_the_answer_is_revealed_when_input_ends():

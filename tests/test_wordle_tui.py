@@ -11,7 +11,6 @@ import asyncio
 import io
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -435,11 +434,3 @@ def test_without_textual_tui_names_the_extra(monkeypatch):
     err = io.StringIO()
     assert run(["--tui", "-w", "crane"], Terminal(""), Terminal(), err) == 1
     assert err.getvalue() == "error: --tui needs the tui extra: pip install 'deduce-solver[tui]'\n"
-
-
-def test_the_other_modes_do_not_load_textual():
-    code = ("import io, sys; from solver.wordle_program.app import run; "
-            "run(['-w', 'crane'], io.StringIO('crane\\n'), io.StringIO(), io.StringIO(), interactive=False); "
-            "print('textual' in sys.modules, 'solver.wordle_program.tui' in sys.modules)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert result.stdout.split() == ["False", "False"]
