@@ -21,8 +21,10 @@ runs again only when given more time than it had). Tasks run in local processes 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import shutil
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -373,14 +375,16 @@ class Progress:
 def run(game: Game, kind: str = "opener", opener: str | int | None = None, seconds: float = 60.0, jobs: int = 2,
         max_guesses: int | None = None, cutoff: int | None = None, count: int | None = None,
         folder: Path | None = None, table: np.ndarray | None = None,
-        on_progress: Callable[[Progress], None] | None = None, memo_bits: int = 22) -> tuple[Campaign, list[Task]]:
+        on_progress: Callable[[Progress], None] | None = None, memo_bits: int = 22,
+        only: tuple[str, ...] | None = None) -> tuple[Campaign, list[Task]]:
     """Run a campaign's tasks not yet settled (on the current backend of `pipeline.cluster`); return the
     campaign (every result of its file) and its tasks.
 
     `opener`: the opener campaign's first guess (default: the committed tree's); `max_guesses`: the
     guess limit (default: the committed tree's, else the game's); `cutoff`: the game campaign's best known
     total (default: the committed tree's); `count`: run only that many tasks spread over the campaign
-    (a sample, to measure the cost of the rest); `seconds`: each task's time limit (a class not proven
+    (a sample, to measure the cost of the rest); `only`: run only the tasks of these names (a class's
+    feedback as "0,0,3", a first guess's text); `seconds`: each task's time limit (a class not proven
     in it spends a tenth more raising its bound)."""
     if kind not in KINDS:
         raise UsageError(f"a campaign is {' or '.join(KINDS)}, not {kind!r}")
@@ -409,7 +413,10 @@ def run(game: Game, kind: str = "opener", opener: str | int | None = None, secon
     path = checkpoint_path(game, kind, folder)
     campaign = load(path, campaign)
     order = [t.name for t in tasks]
-    todo = [t for t in sample(tasks, count) if not _finished(campaign.results.get(t.name), seconds)]
+    if only is not None and (unknown := sorted(set(only) - set(order))):
+        raise UsageError(f"no task {', '.join(unknown)} in the {kind} campaign of {game.key}")
+    todo = [t for t in sample(tasks, count) if not _finished(campaign.results.get(t.name), seconds)
+            and (only is None or t.name in only)]
     backend = cluster.current()
     workers = max(1, min(backend.workers if backend.distributed else jobs, len(todo) or 1))
     started = time.perf_counter()
@@ -557,3 +564,260 @@ def report(game: Game, campaign: Campaign, tasks: list[Task]) -> list[str]:
     lines.append(f"the game's optimum is at least {s.lower} (average {s.lower / game.n_targets:.4f}: the least bound "
                  f"over every first guess, at {s.best}; {s.settled} of {s.tasks} first guesses settled{cut})")
     return lines
+
+
+# -- into the trees: better subtrees grafted, what was proven recorded --------------------------
+@dataclass(frozen=True)
+class Findings:
+    """What the committed campaigns of a game prove about its tree (`tree_findings`)."""
+
+    opener: Campaign | None  # the opener campaign of the tree's first guess (None: none, or another's)
+    game: Campaign | None  # the game campaign (None: none)
+    digest: str  # sha256 over the campaign files read ('' without any): a tree records it
+
+
+def read_checkpoint(path: Path) -> Campaign | None:
+    """Return the campaign of a checkpoint file as it is (None if absent); UsageError if unreadable."""
+    if not path.is_file():
+        return None
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    try:
+        header = json.loads(lines[0])
+        campaign = Campaign(header["game"], header["variant"], header["fingerprint"], header["campaign"],
+                            int(header["max_guesses"]), header["opener"], header["cutoff"])
+        campaign.results = {row.task: row for row in (Result(**json.loads(line)) for line in lines[1:])}
+    except (ValueError, TypeError, KeyError, IndexError) as err:
+        raise UsageError(f"{path} is not a campaign file ({err}): remove it to start again") from None
+    return campaign
+
+
+def tree_findings(game: Game, opener: str, limit: int, folder: Path | None = None) -> Findings:
+    """Return the campaigns of `game` that apply to a tree opening with `opener` within `limit` guesses
+    (same rules, same first guess, same guess limit); a campaign of other rules or another limit is ignored."""
+    digest = hashlib.sha256()
+    found: dict[str, Campaign | None] = {}
+    for kind in KINDS:
+        path = checkpoint_path(game, kind, folder)
+        campaign = read_checkpoint(path)
+        if campaign is not None and (campaign.fingerprint != game.fingerprint() or campaign.max_guesses != limit
+                                     or (kind == "opener" and campaign.opener != opener)):
+            campaign = None
+        if campaign is not None:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        found[kind] = campaign
+    return Findings(found["opener"], found["game"], digest.hexdigest() if any(found.values()) else "")
+
+
+def improvements(game: Game, campaign: Campaign | None, classes: dict[int, int]) -> dict[int, Result]:
+    """Return {root class code: its result} of the classes proven below the tree's total there (`classes`:
+    {code: the tree's total}), each with the first guess of a better subtree."""
+    if campaign is None:
+        return {}
+    out = {}
+    for code, total in classes.items():
+        row = campaign.results.get(_marks(game, code))
+        if row is not None and row.status == "proven" and row.value is not None and row.value < total:
+            if row.best_guess is None:
+                raise UsageError(f"{game.key}: class {row.task} is proven at {row.value} below the tree's {total} "
+                                 "but its campaign result names no first guess: run it again")
+            out[code] = row
+    return out
+
+
+def grow_class(game: Game, table: np.ndarray, first: int, code: int, result: Result, max_guesses: int,
+               memo_bits: int = 22) -> "Nodes":
+    """Return the subtree (depth from 1) of the root class `code` of `first`, opening with the guess the
+    campaign proved optimal, every node below it solved in prove mode; RuntimeError unless it totals the
+    proven value."""
+    from solver.core.search.nodes import Nodes  # noqa: F401 - the type returned
+
+    searcher = _searcher(game, table, SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
+    positions = _class(searcher, np.arange(game.n_targets, dtype=np.int64), first, code)
+    nodes = searcher.grow(positions, max_guesses - 1, ((first, code),), first=game.index_of(result.best_guess))
+    nodes.feedback[0] = code
+    if int(nodes.subtree[0]) != result.value:
+        raise RuntimeError(f"{game.key}: the subtree grown for class {result.task} totals {nodes.subtree[0]}, not "
+                           f"the proven {result.value}")
+    return nodes
+
+
+def graft(table_arrow, grown: dict[int, "Nodes"]) -> "Nodes":
+    """Return the tree of `table_arrow` (a tree artifact's rows, depth-first) with the subtree of each root class
+    in `grown` ({code: subtree, its root's feedback that code}) replacing its own, root classes kept in order."""
+    from solver.core.search.nodes import Nodes
+
+    cols = {name: table_arrow.column(column).to_numpy().astype(np.int64).tolist()
+            for name, column in (("parent", "parent"), ("feedback", "feedback"), ("depth", "depth"),
+                                 ("guess", "guess"), ("remaining", "remaining"), ("subtree", "subtree_guesses"))}
+    n = len(cols["parent"])
+    children = [i for i in range(1, n) if cols["parent"][i] == 0]
+    out = Nodes()
+    root = out.add(-1, -1, 0, cols["guess"][0], cols["remaining"][0])
+    total = cols["remaining"][0]
+    for at, start in enumerate(children):
+        end = children[at + 1] if at + 1 < len(children) else n
+        code = cols["feedback"][start]
+        if code in grown:
+            part = grown[code]
+        else:  # the block of this class, depth-first: its nodes' parents inside it
+            part = Nodes(**{name: values[start:end] for name, values in cols.items()})
+            part.parent = [-1] + [p - start for p in part.parent[1:]]
+            if min(part.parent[1:], default=0) < 0:
+                raise ValueError("the tree's nodes are not in depth-first order")
+        out.graft(part, root)
+        total += part.subtree[0]
+    out.subtree[root] = total
+    return out
+
+
+def tree_metadata(game: Game, meta: dict[str, str], total: int, findings: Findings,
+                  classes: dict[int, int], grafted: list[str], folder: Path | None = None) -> dict[str, str]:
+    """Return the proof fields of a tree's metadata (total `total`, root classes {code: total}), each with how
+    it was obtained: ``proven`` (game / opener / none) and ``proven_source``, ``proven_classes`` (the root
+    classes whose subtree is proven optimal, their feedback codes), ``lower_bound`` (for its opener) and
+    ``lower_bound_source``, ``game_lower_bound`` and ``game_lower_bound_source`` (absent: none), and
+    ``campaign_sha256`` (the campaign files read), ``campaign_grafted`` (the classes replaced)."""
+    strategy = meta.get("strategy", "")
+    opener = _tree_opener(game, folder) or ""
+    proves = "-prove-" in strategy
+    out: dict[str, str] = {}
+    proven = meta.get("proven", "game" if proves else "none")
+    lower = int(meta["lower_bound"]) if "lower_bound" in meta else None
+    if proven == "game":
+        how = "the exact search in prove mode over every first guess up to symmetry (pipeline.builders.exact_tree)"
+    elif proves:
+        how = f"the exact search in prove mode below the fixed opener {opener} (pipeline.builders.exact_tree)"
+    elif lower is not None:
+        how = ("each root class's prove-mode lower bound raised for a time (Plan.bound_seconds) reached the "
+               "top-k search's value (pipeline.builders.exact_tree)")
+    else:
+        how = "no proof: a top-k or greedy search's tree, an upper bound"
+    lower_how = None if lower is None else ("the tree's total, proven" if lower >= total else
+                                            "each root class's prove-mode lower bound raised for a time "
+                                            "(Plan.bound_seconds, pipeline.builders.exact_tree)")
+    proven_codes = sorted(classes) if proven in ("game", "opener") else []
+    run = findings.opener
+    if run is not None:
+        path = checkpoint_path(game, "opener", folder).name
+        rows = {code: run.results.get(_marks(game, code)) for code in classes}
+        done = {code: row for code, row in rows.items() if row is not None}
+        exact = {code for code, row in done.items() if row.status in SETTLED and row.value == classes[code]}
+        proven_codes = sorted(set(proven_codes) | exact)
+        if len(done) == len(classes):
+            bound = game.n_targets + sum(min(row.lower, classes[code]) for code, row in done.items())
+            if lower is None or bound > lower:
+                lower, lower_how = bound, (f"{path}: every root class's least total proven in prove mode, cut off at "
+                                           f"the tree's ({len(exact)} of {len(classes)} exact), the others' lower bounds"
+                                           if len(exact) < len(classes) else
+                                           f"{path}: every root class's least total proven in prove mode")
+        if len(exact) == len(classes) and proven == "none":
+            proven = "opener"
+            how = f"{path}: every root class proven optimal in prove mode (pipeline.campaign)"
+    if proven == "opener" and len(proven_codes) < len(classes):
+        proven_codes = sorted(classes)
+    ranking = _ranking_proof(game, total, folder) if proven == "opener" else None
+    if ranking is not None:
+        proven, how = "game", f"{how}; every other first guess: {ranking}"
+    out.update(proven=proven, proven_source=how, proven_classes=" ".join(map(str, proven_codes)))
+    if lower is not None:
+        out.update(lower_bound=str(min(lower, total)), lower_bound_source=lower_how or "")
+    glb = int(meta["game_lower_bound"]) if "game_lower_bound" in meta else None
+    glb_how = None
+    if glb is not None:
+        glb_how = meta.get("game_lower_bound_source") or (
+            "pipeline.builders.game_bound: the two-level counting bound over every first guess up to symmetry, "
+            f"least at {meta.get('game_lower_bound_opener', '?')}")
+    sweep = findings.game
+    if sweep is not None:
+        tasks = game_tasks(game, sweep.cutoff)
+        done_game = [sweep.results[t.name] for t in tasks if t.name in sweep.results]
+        if len(done_game) == len(tasks):
+            least = min(done_game, key=lambda r: r.lower)
+            if glb is None or least.lower > glb:
+                glb, glb_how = least.lower, (f"{checkpoint_path(game, 'game', folder).name}: the least lower bound "
+                                             f"over every first guess, at {least.task}")
+    if proven == "game":
+        glb, glb_how = total, "the tree is proven optimal"
+    if glb is not None:
+        out.update(game_lower_bound=str(min(glb, total)), game_lower_bound_source=glb_how)
+    if findings.digest:
+        out["campaign_sha256"] = findings.digest
+    if grafted:
+        out["campaign_grafted"] = ", ".join(grafted)
+    return out
+
+
+def _ranking_proof(game: Game, total: int, folder: Path | None) -> str | None:
+    """Return how the committed exact opener ranking proves a tree of `total` optimal over every first guess
+    (every allowed opener ranked, none below `total`), else None."""
+    try:
+        ranked, _ = artifacts.read_openers(game, folder)
+    except (artifacts.MissingTableError, artifacts.ArtifactError):
+        return None
+    if len(ranked) < game.n_guesses or min(t for t, _, _ in ranked.values()) < total:
+        return None
+    name = artifacts.artifact_name(artifacts.OPENERS, game)
+    return f"{name} ranks all {len(ranked)} openers, none below {total} (pipeline.builders.opener_ranking)"
+
+
+def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder: Path | None = None,
+          force: bool = False) -> tuple[bool, list[str]]:
+    """Bring a committed tree up to its campaigns: graft the root classes proven below the tree (each grown
+    in prove mode from the campaign's first guess, checkpointed) and record what is proven in its metadata
+    (`tree_metadata`); rows and metadata are rewritten atomically. Return (rewritten, the classes grafted);
+    nothing is done when the tree already records these campaigns and these fields."""
+    try:
+        table_arrow, meta = artifacts.read(artifacts.TREE, game, folder)
+    except artifacts.MissingTableError:
+        return False, []
+    opener = _tree_opener(game, folder)
+    limit = _tree_guesses(game, folder) or game.max_guesses or 0
+    first = game.index_of(opener)
+    findings = tree_findings(game, opener, limit, folder)
+    classes = tree_classes(game, first, folder)
+    better = improvements(game, findings.opener, classes)
+    grown: dict[int, object] = {}
+    names: list[str] = []
+    if better:
+        from pipeline.builders.exact_tree import _load, _save, ClassResult
+        from solver.core.search.searcher import Stats
+
+        where = (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"graft-{game.key}-{findings.digest[:12]}"
+        table = load_table() if load_table is not None else game_table(game)
+        for code, row in sorted(better.items(), key=lambda item: item[1].targets):
+            path = where / f"class-{code}.npz"
+            known = _load(path) if path.exists() else None
+            if known is None:
+                start = time.perf_counter()
+                nodes = grow_class(game, table, first, code, row, limit)
+                known = ClassResult(code, nodes, row.value, row.value, Stats(), time.perf_counter() - start)
+                _save(path, known)
+            grown[code] = known.nodes
+            names.append(f"{row.task} {classes[code]} -> {row.value} ({row.best_guess})")
+        del table
+    nodes = graft(table_arrow, grown) if grown else None
+    total = int(nodes.subtree[0]) if nodes is not None else int(meta["total_guesses"])
+    new_classes = {code: (better[code].value if code in better else value) for code, value in classes.items()}
+    fields = tree_metadata(game, meta, total, findings, new_classes, names or _grafted(meta), folder)
+    if nodes is None and not force and all(meta.get(k) == v for k, v in fields.items()):
+        return False, []
+    from pipeline.builders.greedy_tree import max_guesses, to_arrow
+
+    keep = {k: v for k, v in meta.items() if k not in artifacts.AUTO_METADATA and k not in fields}
+    if nodes is not None:  # rows built now: of the current code version
+        rows = to_arrow(game, nodes)
+        keep.update(total_guesses=str(total), max_guesses=str(max_guesses(nodes)))
+        keep.pop("restamped_from", None)
+    else:  # the rows as they were: the version that built them kept, as `pipeline.restamp` keeps it
+        rows = table_arrow.replace_schema_metadata(None)
+        if meta.get("code_version") != artifacts.CODE_VERSION:
+            keep.setdefault("restamped_from", meta.get("code_version", ""))
+    artifacts.write(artifacts.TREE, game, rows, {**keep, **fields}, folder)
+    if nodes is not None:
+        shutil.rmtree(where, ignore_errors=True)
+    return True, names
+
+
+def _grafted(meta: dict[str, str]) -> list[str]:
+    text = meta.get("campaign_grafted", "")
+    return [part for part in text.split(", ") if part]
