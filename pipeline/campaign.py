@@ -35,12 +35,15 @@ import numpy as np
 
 from pipeline import cluster
 from pipeline.builders import game_bound
+from pipeline.builders.exact_tree import ClassResult, _load, _save
+from pipeline.builders.greedy_tree import max_guesses, to_arrow
 from pipeline.plans import EXACT_PLANS, POOLED_PLANS
 from solver.core import artifacts, atomic, scoring
 from solver.core.game import Game
 from solver.core.registry import UsageError, registered
 from solver.core.search import kernel
-from solver.core.search.searcher import INF, Searcher, SearchOptions
+from solver.core.search.nodes import Nodes
+from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats
 
 KINDS = ("opener", "game")
 STATUSES = ("proven", "bound", "timed out")  # exact value; lower bound at the cut-off; time ran out first
@@ -625,12 +628,10 @@ def improvements(game: Game, campaign: Campaign | None, classes: dict[int, int])
 
 
 def grow_class(game: Game, table: np.ndarray, first: int, code: int, result: Result, max_guesses: int,
-               memo_bits: int = 22) -> "Nodes":
+               memo_bits: int = 22) -> Nodes:
     """Return the subtree (depth from 1) of the root class `code` of `first`, opening with the guess the
     campaign proved optimal, every node below it solved in prove mode; RuntimeError unless it totals the
     proven value."""
-    from solver.core.search.nodes import Nodes  # noqa: F401 - the type returned
-
     searcher = _searcher(game, table, SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
     positions = _class(searcher, np.arange(game.n_targets, dtype=np.int64), first, code)
     nodes = searcher.grow(positions, max_guesses - 1, ((first, code),), first=game.index_of(result.best_guess))
@@ -641,11 +642,9 @@ def grow_class(game: Game, table: np.ndarray, first: int, code: int, result: Res
     return nodes
 
 
-def graft(table_arrow, grown: dict[int, "Nodes"]) -> "Nodes":
+def graft(table_arrow, grown: dict[int, Nodes]) -> Nodes:
     """Return the tree of `table_arrow` (a tree artifact's rows, depth-first) with the subtree of each root class
     in `grown` ({code: subtree, its root's feedback that code}) replacing its own, root classes kept in order."""
-    from solver.core.search.nodes import Nodes
-
     cols = {name: table_arrow.column(column).to_numpy().astype(np.int64).tolist()
             for name, column in (("parent", "parent"), ("feedback", "feedback"), ("depth", "depth"),
                                  ("guess", "guess"), ("remaining", "remaining"), ("subtree", "subtree_guesses"))}
@@ -670,28 +669,34 @@ def graft(table_arrow, grown: dict[int, "Nodes"]) -> "Nodes":
     return out
 
 
+BUILD_CLAIMS = ("proven", "lower_bound", "game_lower_bound")  # a build's own metadata that `tree_metadata` extends
+
+
 def tree_metadata(game: Game, meta: dict[str, str], total: int, findings: Findings,
                   classes: dict[int, int], grafted: list[str], folder: Path | None = None) -> dict[str, str]:
     """Return the proof fields of a tree's metadata (total `total`, root classes {code: total}), each with how
     it was obtained: ``proven`` (game / opener / none) and ``proven_source``, ``proven_classes`` (the root
     classes whose subtree is proven optimal, their feedback codes), ``lower_bound`` (for its opener) and
     ``lower_bound_source``, ``game_lower_bound`` and ``game_lower_bound_source`` (absent: none), and
-    ``campaign_sha256`` (the campaign files read), ``campaign_grafted`` (the classes replaced)."""
+    ``campaign_sha256`` (the campaign files read), ``campaign_grafted`` (the classes replaced); the build's own
+    claims are kept as ``build_proven``, ``build_lower_bound`` and ``build_game_lower_bound`` ('' without one)."""
     strategy = meta.get("strategy", "")
     opener = _tree_opener(game, folder) or ""
     proves = "-prove-" in strategy
-    out: dict[str, str] = {}
-    proven = meta.get("proven", "game" if proves else "none")
-    lower = int(meta["lower_bound"]) if "lower_bound" in meta else None
+    # what the build itself proved (kept as build_* by the first rewrite: a second one starts from the same)
+    built = {key: meta.get(f"build_{key}", meta.get(key, "")) for key in BUILD_CLAIMS}
+    out: dict[str, str] = {f"build_{key}": value for key, value in built.items()}
+    proven = built["proven"] or ("game" if proves else "none")
+    lower = int(built["lower_bound"]) if built["lower_bound"] else None
     if proven == "game":
         how = "the exact search in prove mode over every first guess up to symmetry (pipeline.builders.exact_tree)"
-    elif proves:
+    elif proven == "opener" and proves:
         how = f"the exact search in prove mode below the fixed opener {opener} (pipeline.builders.exact_tree)"
-    elif lower is not None:
+    elif proven == "opener":
         how = ("each root class's prove-mode lower bound raised for a time (Plan.bound_seconds) reached the "
                "top-k search's value (pipeline.builders.exact_tree)")
     else:
-        how = "no proof: a top-k or greedy search's tree, an upper bound"
+        how = "not proven: the total of a top-k search's tree, an upper bound"
     lower_how = None if lower is None else ("the tree's total, proven" if lower >= total else
                                             "each root class's prove-mode lower bound raised for a time "
                                             "(Plan.bound_seconds, pipeline.builders.exact_tree)")
@@ -706,25 +711,29 @@ def tree_metadata(game: Game, meta: dict[str, str], total: int, findings: Findin
         if len(done) == len(classes):
             bound = game.n_targets + sum(min(row.lower, classes[code]) for code, row in done.items())
             if lower is None or bound > lower:
-                lower, lower_how = bound, (f"{path}: every root class's least total proven in prove mode, cut off at "
-                                           f"the tree's ({len(exact)} of {len(classes)} exact), the others' lower bounds"
-                                           if len(exact) < len(classes) else
-                                           f"{path}: every root class's least total proven in prove mode")
+                lower_how = (f"{path}: every root class's least total proven in prove mode, cut off at the "
+                             f"tree's ({len(exact)} of {len(classes)} exact), the others' lower bounds"
+                             if len(exact) < len(classes) else
+                             f"{path}: every root class's least total proven in prove mode")
+                lower = bound
         if len(exact) == len(classes) and proven == "none":
             proven = "opener"
             how = f"{path}: every root class proven optimal in prove mode (pipeline.campaign)"
+        elif proven == "none" and exact:
+            how += f"; {len(exact)} of {len(classes)} root classes proven optimal ({path})"
     if proven == "opener" and len(proven_codes) < len(classes):
         proven_codes = sorted(classes)
     ranking = _ranking_proof(game, total, folder) if proven == "opener" else None
     if ranking is not None:
         proven, how = "game", f"{how}; every other first guess: {ranking}"
-    out.update(proven=proven, proven_source=how, proven_classes=" ".join(map(str, proven_codes)))
+    every = len(proven_codes) == len(classes) and bool(classes)
+    out.update(proven=proven, proven_source=how, proven_classes="all" if every else " ".join(map(str, proven_codes)))
     if lower is not None:
         out.update(lower_bound=str(min(lower, total)), lower_bound_source=lower_how or "")
-    glb = int(meta["game_lower_bound"]) if "game_lower_bound" in meta else None
+    glb = int(built["game_lower_bound"]) if built["game_lower_bound"] else None
     glb_how = None
     if glb is not None:
-        glb_how = meta.get("game_lower_bound_source") or (
+        glb_how = (
             "pipeline.builders.game_bound: the two-level counting bound over every first guess up to symmetry, "
             f"least at {meta.get('game_lower_bound_opener', '?')}")
     sweep = findings.game
@@ -776,14 +785,13 @@ def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder
     findings = tree_findings(game, opener, limit, folder)
     classes = tree_classes(game, first, folder)
     better = improvements(game, findings.opener, classes)
-    grown: dict[int, object] = {}
+    grown: dict[int, Nodes] = {}
     names: list[str] = []
     if better:
-        from pipeline.builders.exact_tree import _load, _save, ClassResult
-        from solver.core.search.searcher import Stats
-
         where = (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"graft-{game.key}-{findings.digest[:12]}"
-        table = load_table() if load_table is not None else game_table(game)
+        if load_table is None:
+            raise UsageError(f"{game.key} has no feedback table to grow the classes proven better with")
+        table = load_table()
         for code, row in sorted(better.items(), key=lambda item: item[1].targets):
             path = where / f"class-{code}.npz"
             known = _load(path) if path.exists() else None
@@ -801,8 +809,6 @@ def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder
     fields = tree_metadata(game, meta, total, findings, new_classes, names or _grafted(meta), folder)
     if nodes is None and not force and all(meta.get(k) == v for k, v in fields.items()):
         return False, []
-    from pipeline.builders.greedy_tree import max_guesses, to_arrow
-
     keep = {k: v for k, v in meta.items() if k not in artifacts.AUTO_METADATA and k not in fields}
     if nodes is not None:  # rows built now: of the current code version
         rows = to_arrow(game, nodes)
@@ -821,3 +827,38 @@ def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder
 def _grafted(meta: dict[str, str]) -> list[str]:
     text = meta.get("campaign_grafted", "")
     return [part for part in text.split(", ") if part]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m pipeline.campaign apply [GAME[/VARIANT]]...`: bring the committed trees (default: every
+    variant with a tree, those built on request included) up to their campaigns (`apply`), as `make tables`
+    does after its builds."""
+    import argparse
+    import sys
+
+    from pipeline.builders.feedback_tables import load_table
+    from pipeline.plans import table_of
+    from solver.core.registry import ON_REQUEST, all_variants, get_game
+
+    parser = argparse.ArgumentParser(prog="python -m pipeline.campaign", description=main.__doc__)
+    parser.add_argument("action", choices=["apply"])
+    parser.add_argument("variants", nargs="*", metavar="GAME[/VARIANT]")
+    args = parser.parse_args(argv)
+    keys = [tuple(v.split("/", 1)) if "/" in v else (v, None) for v in args.variants]
+    every = all_variants() + [(name, variant) for name, variants in ON_REQUEST.items() for variant in variants]
+    chosen = [key for key in every if not keys or key in keys or (key[0], None) in keys]
+    try:
+        for name, variant in chosen:
+            game = get_game(name, variant)
+            table_key = table_of(name, variant)
+            done, grafted = apply(game, (lambda k=table_key: load_table(get_game(*k))) if table_key else None)
+            print(f"{game.key}: " + (f"grafted {'; '.join(grafted)}" if grafted else "recorded" if done
+                                     else "up to date"))
+    except (UsageError, RuntimeError) as err:
+        print(f"pipeline.campaign: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

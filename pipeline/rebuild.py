@@ -1,11 +1,13 @@
 """`make tables`: rebuild every stale table, tree, opener book and hints file with a progress display, then the
-manifest."""
+manifest; each tree is brought up to its committed proof campaigns (`pipeline.campaign.apply`: the root classes
+proven better grafted, what is proven recorded in its metadata) before its hints are ranked."""
 from __future__ import annotations
 
 import time
 
 import numpy as np
 
+from pipeline import campaign
 from pipeline.builders.exact_tree import build_exact_tree
 from pipeline.builders.feedback_tables import build_table, load_table, table_games
 from pipeline.builders.greedy_tree import build_greedy_tree
@@ -88,6 +90,15 @@ def build_all(names: list[str] | None = None, jobs: int = 2, force: bool = False
             built, seconds = build_greedy_tree(game, table, options, force=True, progress=advance)
             del table
             progress.update(task, description=f"tree {game.key}: built in {seconds:.1f} s")
+    with make_progress() as progress:  # each tree brought up to its proof campaigns, before its hints are ranked
+        for name, variant in variants:
+            game = get_game(name, variant)
+            task = progress.add_task(f"proofs {game.key}", total=None)
+            table_key = table_of(name, variant)
+            done, grafted = campaign.apply(game, (lambda k=table_key: load_table(get_game(*k))) if table_key else None)
+            status = (f"{len(grafted)} classes proven better grafted" if grafted else "recorded" if done
+                      else "up to date")
+            progress.update(task, total=1, completed=1, description=f"proofs {game.key}: {status}")
     books = [get_game(*pair) for pair in BOOK_VARIANTS if not sizes and pair in variants]
     if books:
         with make_progress() as progress:

@@ -168,7 +168,7 @@ def _tree_value(state: State, row: int) -> ToGo | None:
     if state.node is None or tree is None or int(tree.guess[state.node]) != row:
         return None
     nodes = _tree_nodes(tree)
-    kind = PROVEN if tree.proven else APPROXIMATE
+    kind = PROVEN if tree.value_proven(state.node) else APPROXIMATE
     return ToGo(row, nodes.expected(state.node), nodes.worst(state.node), kind, TREE)
 
 

@@ -68,6 +68,16 @@ guess; ``none``: top-k search, the total is an upper bound), ``nodes_searched``,
 `pipeline.builders.game_bound`), with ``game_lower_bound_opener`` (the first guess attaining it) and
 ``game_lower_bound_seconds``; among trees of equal total each root class keeps the
 shallowest, and every tree is optimal within the guess limit in ``strategy`` (``max6``: 6 guesses).
+What is proven, and how, is brought up to the committed proof campaigns (``campaign-*.jsonl``) by
+`pipeline.campaign.apply` (`make tables` runs it after the builds; it rewrites what the build wrote):
+``proven`` (game / opener / none) with ``proven_source``, ``proven_classes`` (the root classes whose
+subtree is proven optimal: ``all``, else their feedback codes separated by spaces, empty for none),
+``lower_bound`` (for its first guess) with ``lower_bound_source``, ``game_lower_bound`` with
+``game_lower_bound_source``, ``campaign_sha256`` (the campaign files read), ``campaign_grafted`` (root
+classes whose better subtree, proven by a campaign, replaced the build's) and the build's own claims
+``build_proven``, ``build_lower_bound``, ``build_game_lower_bound``. Older trees without these fields
+still load: a tree built in prove mode is then proven throughout, any other nowhere (`proof_label`,
+`solver.core.runtime.Tree`).
 """
 from __future__ import annotations
 
@@ -255,6 +265,40 @@ def content_digest(table: pa.Table) -> str:
     return digest.hexdigest()
 
 
+def proof_label(meta: dict[str, str], opener: str | None) -> str:
+    """Return what a tree's metadata proves, in the words every face uses: "optimal" (over every first
+    guess), "optimal for X" (over trees opening with X), "within 2.3% of optimal for X; within 9.6% of
+    optimal" (the gap to each proven lower bound, rounded up), "best found" (no bound)."""
+    proven = meta.get("proven") or ("game" if "-prove-" in meta.get("strategy", "") and not opener_fixed(meta)
+                                    else "opener" if "-prove-" in meta.get("strategy", "") else "none")
+    if proven == "game":
+        return "optimal"
+    if proven == "opener":
+        return f"optimal for {opener}"
+    total = int(meta.get("total_guesses", 0))
+    parts = [f"within {gap_text(total, int(meta[key]))} of optimal{tail}"
+             for key, tail in (("lower_bound", f" for {opener}"), ("game_lower_bound", ""))
+             if meta.get(key, "").isdigit() and int(meta[key]) > 0]
+    return "; ".join(parts) or "best found"
+
+
+def opener_fixed(meta: dict[str, str]) -> bool:
+    """Return whether a tree's strategy fixed its first guess (``-opener`` in ``strategy``)."""
+    return "-opener" in meta.get("strategy", "")
+
+
+def gap_text(total: int, lower: int) -> str:
+    """Return how far `total` may be above the optimum, at least `lower`, as a percentage rounded up to a
+    tenth ("2.3%"): never less than what is proven."""
+    tenths = -(-(total - lower) * 1000 // lower) if lower > 0 else 0
+    return f"{tenths // 10}.{tenths % 10}%"
+
+
+# the metadata keys `write` sets itself (an artifact rewritten keeps the others)
+AUTO_METADATA = ("schema_version", "kind", "game", "variant", "fingerprint", "code_version", "build_time",
+                 "content_sha256")
+
+
 def _metadata(kind: str, game: Game, table: pa.Table, extra: dict) -> dict[str, str]:
     meta = {
         "schema_version": SCHEMA_VERSION,
@@ -329,6 +373,19 @@ def peek_opener(game: Game, folder: Path | None = None) -> int | None:
         return None
     row = first["guess"]
     return int(row) if first["node"] == 0 and row is not None and 0 <= row < game.n_guesses else None
+
+
+def peek_label(game: Game, folder: Path | None = None) -> str | None:
+    """Return what is proven of a game's tree (`proof_label`) from its file's metadata and first row, without
+    loading the tree; None without a usable tree file (as `peek_opener`)."""
+    row = peek_opener(game, folder)
+    if row is None:
+        return None
+    try:
+        meta = read_metadata(artifact_path("tree", game, folder))
+    except (MissingTableError, ArtifactError):
+        return None
+    return proof_label(meta, game.labels[row])
 
 
 def read(kind: str, game: Game, folder: Path | None = None) -> tuple[pa.Table, dict[str, str]]:

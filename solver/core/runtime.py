@@ -72,7 +72,39 @@ class Tree:
         order = np.argsort(keys, kind="stable")
         self._keys, self._child = keys[order], order + 1
         self.parent = parent
-        self.proven = "-prove-" in str(self.metadata.get("strategy", ""))  # built by the exact search's proof
+        meta = self.metadata
+        built_proving = "-prove-" in str(meta.get("strategy", ""))  # built by the exact search's proof
+        # what is proven (`artifacts` metadata, `pipeline.campaign.apply`): the first guess optimal
+        # (proven "game"); the subtree of each root class in `proven_classes` optimal. A tree without these
+        # fields (an older file): proven throughout when built in prove mode, else nowhere
+        if "proven_classes" in meta:
+            self.root_proven = meta.get("proven") == "game"
+            text = meta["proven_classes"].strip()
+            self._proven_codes = None if text == "all" else {int(code) for code in text.split()}
+        else:
+            self.root_proven = built_proving
+            self._proven_codes = None if built_proving else set()
+        # every node's subtree proven optimal (the first guess included)
+        self.proven = self.root_proven and self._proven_codes is None
+        self.label = artifacts.proof_label(meta, game.labels[int(self.guess[0])] if self.guess.size else None)
+
+    def exact(self, node: int) -> bool:
+        """Return whether the guess at `node` is proven optimal there (within the game's guess limit)."""
+        if node == 0:
+            return self.root_proven
+        return self._proven_codes is None or int(self.feedback[self._root_class(node)]) in self._proven_codes
+
+    def value_proven(self, node: int) -> bool:
+        """Return whether the tree's value at `node` (its subtree's total) is the least possible with the node's
+        guess: the node's guess proven optimal, or the root of a tree proven for its first guess."""
+        if node == 0:
+            return self.root_proven or self._proven_codes is None
+        return self.exact(node)
+
+    def _root_class(self, node: int) -> int:
+        while self.depth[node] > 1:
+            node = int(self.parent[node])
+        return node
 
     def child(self, node: int, code: int) -> int | None:
         """Return the child of `node` reached by feedback `code`, or None."""
@@ -152,10 +184,11 @@ class State:
     @property
     def exact(self) -> bool:
         """Return True when the proposed guess is proven optimal (within the game's guess limit): on a
-        tree built in prove mode, or chosen off the tree by a finished proof. Asks for the guess."""
+        tree where its node is proven (`Tree.exact`: the tree's metadata), or chosen off the tree by a finished
+        proof. Asks for the guess."""
         self.solver.guess_row(self)
         if self.node is not None and self.solver.tree is not None:
-            return self.solver.tree.proven
+            return self.solver.tree.exact(self.node)
         if self.remaining <= 2:  # one of them played: the least possible
             return True
         choice = self.exact_choice

@@ -215,6 +215,11 @@ class GameInfo(BaseModel):
     targets: int = Field(description="How many possible answers.")
     guesses: int = Field(description="How many allowed guesses.")
     has_tree: bool = Field(description="Whether a precomputed decision tree plays it (else guesses are computed live).")
+    tree_label: Union[str, None] = Field(default=None, description="What is proven of the tree, from its metadata "
+                                         "(`artifacts.proof_label`): \"optimal\", \"optimal for A1 A3 H1\" (among "
+                                         "trees with that first guess), \"within 2.3% of optimal for A1 A3 H1; within "
+                                         "9.6% of optimal\" (the gap to each proven lower bound, rounded up), \"best "
+                                         "found\"; null without a tree.")
     feedback: Union[MarksFeedback, FieldsFeedback] = Field(discriminator="kind", description="The feedback format.")
     example_guess: str = Field(description="A guess written the way requests give it (the solver's first guess).")
     default: bool = Field(description="Whether this variant is used when a request names none.")

@@ -162,7 +162,9 @@ def _games() -> dict[str, Any]:
         example = opener if opener is not None else int(game.target_index[0])
         out.append({"game": key[0], "variant": key[1], "title": game.title, "label": label(key),
                     "targets": game.n_targets,
-                    "guesses": game.n_guesses, "has_tree": opener is not None, "feedback": feedback_info(game),
+                    "guesses": game.n_guesses, "has_tree": opener is not None,
+                    "tree_label": artifacts.peek_label(game) if opener is not None else None,
+                    "feedback": feedback_info(game),
                     "example_guess": game.labels[example], "default": key[1] == default_variant(key[0])})
     return {"games": out}
 
@@ -368,7 +370,10 @@ def source_text(state, why: dict[str, Any] | None) -> str:
     """Return where the proposed guess comes from, as the page shows it: its value's source in words
     (`ToGo.describe`) when the Why has one, else the state's source."""
     if why is not None and why.get("value") is not None:
-        return why["value"]["source_text"]
+        text = why["value"]["source_text"]
+        if _on_tree(state) and not state.solver.tree.proven:  # what the whole tree is proven to be
+            text += f"; the tree: {state.solver.tree.label}"
+        return text
     return {"tree": "from the precomputed tree", "book": "from the opener book, computed ahead",
             "rule": "one or two answers left: play one"}.get(state.source, "computed live, not proven")
 
@@ -401,7 +406,7 @@ def _explained(key: Key, state) -> dict[str, Any]:
         game, nodes, node, positions = game_of(key), nodes_of(key), state.node, state.candidate_positions
         row, label = int(nodes.guess[node]), game.labels[int(nodes.guess[node])]
         is_candidate = bool((game.target_index[positions] == row).any())
-        kind = values.PROVEN if state.solver.tree.proven else values.APPROXIMATE
+        kind = values.PROVEN if state.solver.tree.value_proven(node) else values.APPROXIMATE
         value = ToGo(row, nodes.expected(node), _worst(key, node), kind, values.TREE, int(positions.size),
                      left=values.guesses_left(state))
         why = Explanation(label, label, int(positions.size), group_sizes(game, row, positions), is_candidate, value)

@@ -73,6 +73,7 @@ export function initTree(allGames) {
       ["Expected guesses from here", node.expected_guesses == null ? "–" : number(node.expected_guesses, 3)],
       ["Worst case from here", node.worst_guesses == null ? "–" : number(node.worst_guesses)],
     ];
+    if (g.tree_label) facts.push(["The whole tree", g.tree_label]);
     fill($("tree-node"),
       el("p", { class: "node-guess" },
         node.guess ? ["Guess ", el("strong", { id: "tree-guess", class: "guess-text" }, node.guess)]
