@@ -37,13 +37,13 @@ from pipeline import cluster
 from pipeline.builders import game_bound
 from pipeline.builders.exact_tree import ClassResult, _load, _save
 from pipeline.builders.greedy_tree import max_guesses, to_arrow
-from pipeline.plans import EXACT_PLANS, POOLED_PLANS
+from pipeline.plans import EXACT_PLANS, POOLED_PLANS, table_of
 from solver.core import artifacts, atomic, scoring
 from solver.core.game import Game
 from solver.core.registry import UsageError, registered
 from solver.core.search import kernel
 from solver.core.search.nodes import Nodes
-from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats
+from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats, lower_bound_table
 
 KINDS = ("opener", "game")
 STATUSES = ("proven", "bound", "timed out")  # exact value; lower bound at the cut-off; time ran out first
@@ -116,7 +116,11 @@ def load(path: Path, expected: Campaign) -> Campaign:
         rows = [Result(**json.loads(line)) for line in lines[1:]]
     except (ValueError, TypeError) as err:
         raise UsageError(f"{path} is not a campaign file ({err}): remove it to start again") from None
-    if header != expected.header():
+    # a game campaign's bounds stay bounds under a lower cut-off (a better tree since): kept
+    was = header.get("cutoff") if isinstance(header, dict) else None
+    lowered = (expected.kind == "game" and {**header, "cutoff": expected.cutoff} == expected.header()
+               and isinstance(was, int) and expected.cutoff is not None and was >= expected.cutoff)
+    if header != expected.header() and not lowered:
         differ = sorted(k for k in expected.header() if header.get(k) != expected.header()[k])
         raise UsageError(f"{path} holds another campaign (its {', '.join(differ) or 'header'} differ): remove it "
                          "or give the same options")
@@ -215,6 +219,8 @@ def _searcher(game: Game, table: np.ndarray, options: SearchOptions) -> Searcher
 def run_task(game: Game, table: np.ndarray, task: Task, max_guesses: int, seconds: float,
              memo_bits: int = 22) -> Result:
     """Return what `task` proves within `seconds` (a class not proven: a tenth more raising its bound)."""
+    if table is None:  # a game without a full table (cards n4): the class's own table, every guess against it
+        return _run_class_alone(game, task, max_guesses, seconds, memo_bits)
     start = time.perf_counter()
     searcher = _searcher(game, table, SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
     before_nodes, before_work = searcher.stats.nodes, searcher.work
@@ -236,6 +242,41 @@ def run_task(game: Game, table: np.ndarray, task: Task, max_guesses: int, second
     return Result(task.name, task.size, status, int(lower), None if value is None else int(value), task.upper,
                   game.labels[guess] if guess >= 0 else None, searcher.stats.nodes - before_nodes,
                   searcher.work - before_work, round(time.perf_counter() - start, 3), seconds, proven, classes)
+
+
+CLASS_TABLE_BYTES = 2_000_000_000  # the largest table of one class (every guess x its targets) a task computes
+
+
+def _run_class_alone(game: Game, task: Task, max_guesses: int, seconds: float, memo_bits: int) -> Result:
+    """Return what a root-class task proves in a game without a full feedback table: the class's targets
+    against every allowed guess as a game of its own (its table computed here), within `seconds`; a class whose
+    table would pass CLASS_TABLE_BYTES keeps the one-level counting bound (timed out, nothing searched)."""
+    from pipeline.builders.pooled_tree import sub_game
+
+    start = time.perf_counter()
+    codes = scoring.feedback_table(game, [task.first], game.target_index)[0]
+    positions = np.flatnonzero(codes == task.code)
+    r = max_guesses - 1
+    width = 2 if game.n_codes > 256 else 1
+    if game.n_guesses * positions.size * width > CLASS_TABLE_BYTES:
+        losing = game.n_codes - 1
+        lower = int(lower_bound_table(losing, positions.size, r)[r, positions.size])
+        return Result(task.name, task.size, "timed out", lower, None, task.upper, None, 0, 0,
+                      round(time.perf_counter() - start, 3), seconds)
+    small = sub_game(game, np.arange(game.n_guesses), game.target_index[positions])
+    alone = Task(task.name, task.first, -1, task.size, task.upper)
+    searcher = _searcher(small, scoring.feedback_table(small),
+                         SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
+    deadline = start + seconds
+    before_nodes, before_work = searcher.stats.nodes, searcher.work
+    lower, value, guess, _, _ = _prove_class(searcher, np.arange(small.n_targets, dtype=np.int64), r, alone.upper,
+                                             deadline, seconds)
+    status = "proven" if value is not None else "bound" if task.upper is not None and lower >= task.upper \
+        else "timed out"
+    return Result(task.name, task.size, status, int(lower), None if value is None else int(value), task.upper,
+                  small.labels[guess] if guess >= 0 else None, searcher.stats.nodes - before_nodes,
+                  searcher.work - before_work, round(time.perf_counter() - start, 3), seconds,
+                  int(value is not None), 1)
 
 
 def _class(searcher: Searcher, everything: np.ndarray, first: int, code: int) -> np.ndarray:
@@ -320,9 +361,9 @@ def tree_total(game: Game, folder: Path | None = None) -> int | None:
     return int(meta["total_guesses"])
 
 
-def opener_tasks(game: Game, table: np.ndarray, opener: int, upper: dict[int, int]) -> list[Task]:
+def opener_tasks(game: Game, table: np.ndarray | None, opener: int, upper: dict[int, int]) -> list[Task]:
     """Return one task per root class of `opener`, smallest first (the most proofs early)."""
-    codes = table[opener]
+    codes = table[opener] if table is not None else scoring.feedback_table(game, [opener], game.target_index)[0]
     tasks = []
     for code in np.unique(codes):
         if code == game.win_code:
@@ -351,10 +392,13 @@ def sample(tasks: list[Task], count: int | None) -> list[Task]:
     return [tasks[i] for i in picks]
 
 
-def game_table(game: Game) -> np.ndarray:
+def game_table(game: Game) -> np.ndarray | None:
     """Return the game's full feedback table: its artifact's (a registered game with one), else computed
-    here (never sent to the cluster's workers: this runs in a task on a worker too)."""
+    here (never sent to the cluster's workers: this runs in a task on a worker too); None for a registered
+    variant built without a table (`plans.TABLE_OF`: cards n4, each class then computes its own)."""
     if registered(game) is not None:
+        if table_of(game.name, game.variant) is None:
+            return None
         try:
             table, _ = artifacts.read(artifacts.TABLE, game)
             return artifacts.table_to_numpy(table, game)
@@ -395,6 +439,8 @@ def run(game: Game, kind: str = "opener", opener: str | int | None = None, secon
         raise UsageError(f"--seconds-per-task must be a positive number of seconds, not {seconds}")
     if table is None:
         table = game_table(game)
+    if table is None and kind == "game":
+        raise UsageError(f"{game.key} has no feedback table: bound its tree's opener, class by class, instead")
     limit = max_guesses or _tree_guesses(game, folder) or _plan_guesses(game) or game.max_guesses
     if limit is None:
         raise UsageError(f"{game.key} has no guess limit (no tree, plan or rule gives one): give max_guesses")
