@@ -352,6 +352,24 @@ def tree_classes(game: Game, opener: int, folder: Path | None = None) -> dict[in
     return {int(feedback[i]): int(subtree[i]) for i in children}
 
 
+def tree_class_sizes(game: Game, folder: Path | None = None) -> dict[int, int]:
+    """Return {root class code: its targets} of the committed tree."""
+    table, _ = artifacts.read(artifacts.TREE, game, folder)
+    parent = table.column("parent").to_numpy()
+    children = np.flatnonzero(parent == 0)
+    feedback = table.column("feedback").to_numpy()
+    remaining = table.column("remaining").to_numpy()
+    return {int(feedback[i]): int(remaining[i]) for i in children}
+
+
+def limit_of(meta: dict[str, str], game: Game) -> int:
+    """Return the guess limit a tree was built within (its strategy's ``-maxN``, else the game's)."""
+    text = meta.get("strategy", "")
+    marker = text.find("-max")
+    digits = "".join(ch for ch in text[marker + 4:marker + 7] if ch.isdigit()) if marker >= 0 else ""
+    return int(digits) if digits else int(game.max_guesses or 0)
+
+
 def tree_total(game: Game, folder: Path | None = None) -> int | None:
     """Return the committed tree's total over every target (None without a tree)."""
     try:
@@ -673,14 +691,25 @@ def improvements(game: Game, campaign: Campaign | None, classes: dict[int, int])
     return out
 
 
-def grow_class(game: Game, table: np.ndarray, first: int, code: int, result: Result, max_guesses: int,
+def grow_class(game: Game, table: np.ndarray | None, first: int, code: int, result: Result, max_guesses: int,
                memo_bits: int = 22) -> Nodes:
     """Return the subtree (depth from 1) of the root class `code` of `first`, opening with the guess the
     campaign proved optimal, every node below it solved in prove mode; RuntimeError unless it totals the
-    proven value."""
-    searcher = _searcher(game, table, SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits))
-    positions = _class(searcher, np.arange(game.n_targets, dtype=np.int64), first, code)
-    nodes = searcher.grow(positions, max_guesses - 1, ((first, code),), first=game.index_of(result.best_guess))
+    proven value. Without a `table` the class's own is computed (every guess against its targets)."""
+    options = SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits)
+    if table is None:  # no full table (cards n4): the class against every guess as a game of its own
+        from pipeline.builders.pooled_tree import sub_game
+
+        codes = scoring.feedback_table(game, [first], game.target_index)[0]
+        small = sub_game(game, np.arange(game.n_guesses), game.target_index[np.flatnonzero(codes == code)])
+        searcher = _searcher(small, scoring.feedback_table(small), options)
+        nodes = searcher.grow(np.arange(small.n_targets, dtype=np.int64), max_guesses - 1,
+                              first=game.index_of(result.best_guess))
+        nodes.depth = [d + 1 for d in nodes.depth]  # its guesses are the game's rows: only the depth moves
+    else:
+        searcher = _searcher(game, table, options)
+        positions = _class(searcher, np.arange(game.n_targets, dtype=np.int64), first, code)
+        nodes = searcher.grow(positions, max_guesses - 1, ((first, code),), first=game.index_of(result.best_guess))
     nodes.feedback[0] = code
     if int(nodes.subtree[0]) != result.value:
         raise RuntimeError(f"{game.key}: the subtree grown for class {result.task} totals {nodes.subtree[0]}, not "
@@ -754,14 +783,21 @@ def tree_metadata(game: Game, meta: dict[str, str], total: int, findings: Findin
         done = {code: row for code, row in rows.items() if row is not None}
         exact = {code for code, row in done.items() if row.status in SETTLED and row.value == classes[code]}
         proven_codes = sorted(set(proven_codes) | exact)
-        if len(done) == len(classes):
-            bound = game.n_targets + sum(min(row.lower, classes[code]) for code, row in done.items())
-            if lower is None or bound > lower:
-                lower_how = (f"{path}: every root class's least total proven in prove mode, cut off at the "
-                             f"tree's ({len(exact)} of {len(classes)} exact), the others' lower bounds"
-                             if len(exact) < len(classes) else
-                             f"{path}: every root class's least total proven in prove mode")
-                lower = bound
+        missing = [code for code in classes if code not in done]
+        sizes = tree_class_sizes(game, folder) if missing else {}
+        r = limit_of(meta, game) - 1
+        losing = game.n_codes - 1
+        bound = game.n_targets + sum(min(row.lower, classes[code]) for code, row in done.items()) + sum(
+            int(lower_bound_table(losing, sizes[code], r)[r, sizes[code]]) for code in missing)
+        if lower is None or bound > lower:
+            lower_how = (f"{path}: every root class's least total proven in prove mode, cut off at the "
+                         f"tree's ({len(exact)} of {len(classes)} exact), the others' lower bounds"
+                         if len(exact) < len(classes) else
+                         f"{path}: every root class's least total proven in prove mode")
+            if missing:
+                lower_how += (f"; the {len(missing)} classes not run: the one-level counting bound "
+                              "(solver.core.search.searcher.lower_bound_table)")
+            lower = bound
         if len(exact) == len(classes) and proven == "none":
             proven = "opener"
             how = f"{path}: every root class proven optimal in prove mode (pipeline.campaign)"
@@ -835,9 +871,7 @@ def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder
     names: list[str] = []
     if better:
         where = (folder or artifacts.artifacts_dir(game)) / ".checkpoints" / f"graft-{game.key}-{findings.digest[:12]}"
-        if load_table is None:
-            raise UsageError(f"{game.key} has no feedback table to grow the classes proven better with")
-        table = load_table()
+        table = load_table() if load_table is not None else None  # None: each class computes its own
         for code, row in sorted(better.items(), key=lambda item: item[1].targets):
             path = where / f"class-{code}.npz"
             known = _load(path) if path.exists() else None

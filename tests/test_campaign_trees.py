@@ -167,3 +167,19 @@ def test_the_trees_page_status_says_what_the_metadata_proves():
         assert label in row[-1].replace("**", ""), (start, label, row[-1])
         if meta.get("lower_bound"):
             assert meta["lower_bound"] in row[-2], (start, row[-2])
+
+
+def test_a_class_of_a_game_without_a_full_table_is_proven_and_grown_on_its_own_table():
+    game = mastermind.game(3, 3)
+    table = scoring.feedback_table(game)
+    opener = 0
+    codes = table[opener]
+    code = max((c for c in np.unique(codes) if c != game.win_code), key=lambda c: (codes == c).sum())
+    positions = np.flatnonzero(codes == code)
+    exact = exhaustive.optimal_subtotal(game, positions, 5)
+    task = campaign.Task("c", opener, int(code), positions.size, exact + 3)  # a tree 3 over the optimum
+    row = campaign.run_task(game, None, task, 6, 30)  # no table: the class's own (every guess x its targets)
+    assert (row.status, row.value, row.lower) == ("proven", exact, exact) and row.best_guess is not None
+    alone = campaign.grow_class(game, None, opener, int(code), row, 6)
+    with_table = campaign.grow_class(game, table, opener, int(code), row, 6)
+    assert alone == with_table and int(alone.subtree[0]) == exact and alone.depth[0] == 1

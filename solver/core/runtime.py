@@ -77,8 +77,9 @@ class Tree:
         # what is proven (`artifacts` metadata, `pipeline.campaign.apply`): the first guess optimal
         # (proven "game"); the subtree of each root class in `proven_classes` optimal. A tree without these
         # fields (an older file): proven throughout when built in prove mode, else nowhere
-        if "proven_classes" in meta:
-            self.root_proven = meta.get("proven") == "game"
+        if "proven_classes" in meta:  # the first guess: proven here, or by a published optimum the build checked
+            self.root_proven = meta.get("proven") == "game" or (meta.get("proven") == "opener"
+                                                                 and meta.get("game_optimum") == "published")
             text = meta["proven_classes"].strip()
             self._proven_codes = None if text == "all" else {int(code) for code in text.split()}
         else:
