@@ -1,4 +1,4 @@
-"""`python -m solver`: the `deduce` command line."""
-from solver.cli.main import app
+"""`python -m solver`: the `deduce` command line (through the resident process when there is one)."""
+from solver.cli.resident import main
 
-app(prog_name="deduce")
+main()

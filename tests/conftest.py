@@ -11,6 +11,9 @@ from hypothesis import settings
 from solver.core.coldstart import live_kernels_cached
 from solver.games.wordlists import builtin_answers, builtin_guesses
 
+# the commands the tests run stay in their own processes (tests/test_resident.py starts residents of its own)
+os.environ.setdefault("DEDUCE_RESIDENT", "0")
+
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -4,7 +4,8 @@ Three parts, each figure printed beside its goal (warm medians on a quiet machin
 
 * whole `deduce` processes (`startup.run_once`: wall time and peak memory of the child, after one warm-up
   run, RUNS runs): hints with and without `--explain` (goal 0.5 s), `tree --path` (0.5 s), reviews of an
-  ordinary game and of lost games (1 s);
+  ordinary game and of lost games (1 s); each run in a process of its own (DEDUCE_RESIDENT=0), then
+  through a resident process (`solver.cli.resident`, as at a terminal: started before, ended after);
 * the library's `next_guess` after a student's own first guess (not the tree's), for battleship and cards
   n = 3 and n = 4 (1 s, the warm median): in a fresh process of its own per game, the warm calls over
   STATES random states (fixed seeds: a random first guess other than the tree's, a random answer), and
@@ -19,11 +20,14 @@ Three parts, each figure printed beside its goal (warm medians on a quiet machin
 from __future__ import annotations
 
 import json
+import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -62,14 +66,44 @@ def _verdict(seconds: float, goal: float) -> str:
     return f"goal {goal:g} s: {'met' if seconds <= goal else 'NOT met'}"
 
 
+def _resident_environment(folder: str) -> dict[str, str]:
+    """Return an environment whose commands go to a resident process of its own (`solver.cli.resident`: its
+    socket in `folder`, which holds no other), started and serving."""
+    env = {**os.environ, "DEDUCE_RESIDENT": "1", "XDG_RUNTIME_DIR": folder}
+    run_once(["hint", "wordle"], env)  # starts it
+    deadline = time.monotonic() + 300
+    while not list(Path(folder).glob("deduce/resident-*.sock")):
+        if time.monotonic() > deadline:
+            raise SystemExit("the resident process did not start within 300 s")
+        time.sleep(0.2)
+    return env
+
+
+def _stop_resident(folder: str) -> None:
+    for lock in Path(folder).glob("deduce/resident-*.lock"):  # each holds its resident's process id
+        try:
+            os.kill(int(lock.read_text().split()[0]), signal.SIGTERM)
+        except (OSError, ValueError, IndexError):
+            pass
+
+
 def bench_commands() -> None:
-    """Print each command's median and largest wall time over RUNS whole processes, after one warm-up."""
-    for label, argv, goal in COMMANDS:
-        run_once(argv)  # warm-up: the operating system's caches, Numba's
-        walls, peaks = zip(*(run_once(argv) for _ in range(RUNS)))
-        median = statistics.median(walls)
-        print(f"explain {label}: median {median:.2f} s (max {max(walls):.2f} s over {RUNS} runs), peak "
-              f"{max(peaks):.0f} MB; {_verdict(median, goal)}", flush=True)
+    """Print each command's median and largest wall time over RUNS whole processes, after one warm-up: run
+    in a process of their own (DEDUCE_RESIDENT=0), then through a resident process (as at a terminal)."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o700)
+        try:
+            ways = (("own process", {**os.environ, "DEDUCE_RESIDENT": "0"}),
+                    ("resident", _resident_environment(folder)))
+            for label, argv, goal in COMMANDS:
+                for way, env in ways:
+                    run_once(argv, env)  # warm-up: the operating system's caches, Numba's
+                    walls, peaks = zip(*(run_once(argv, env) for _ in range(RUNS)))
+                    median = statistics.median(walls)
+                    print(f"explain {label} [{way}]: median {median:.2f} s (max {max(walls):.2f} s over {RUNS} "
+                          f"runs), peak {max(peaks):.0f} MB; {_verdict(median, goal)}", flush=True)
+        finally:
+            _stop_resident(folder)
 
 
 # -- the library's next_guess off the tree ------------------------------------------------------

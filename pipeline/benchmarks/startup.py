@@ -44,10 +44,12 @@ print(time.perf_counter() - began, usage.ru_maxrss, os.waitstatus_to_exitcode(st
 """
 
 
-def run_once(argv: list[str]) -> tuple[float, float]:
-    """Return (wall seconds, peak resident MiB) of one `deduce` process with these arguments."""
+def run_once(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Return (wall seconds, peak resident MiB) of one `deduce` process with these arguments (and this
+    environment; None: this process's, commands run in their own process unless DEDUCE_RESIDENT says)."""
     out = subprocess.run([sys.executable, "-c", LAUNCHER, sys.executable, "-m", "solver", *argv],
-                         capture_output=True, text=True, check=True).stdout.split()
+                         capture_output=True, text=True, check=True,
+                         env=env if env is not None else {"DEDUCE_RESIDENT": "0", **os.environ}).stdout.split()
     wall, peak_kb, code = float(out[0]), int(out[1]), int(out[2])
     if code != 0:
         raise SystemExit(f"deduce {' '.join(argv)} exited with {code}")

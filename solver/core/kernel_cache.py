@@ -229,3 +229,35 @@ def _readable(cache, name: str) -> bool:
 
 
 guard()
+
+
+def load_cached_serial_kernels(prefix: str) -> int:
+    """Load, from Numba's cache, every machine code it holds for this machine and source of the serial
+    kernels defined in the imported modules named `prefix`...; return how many were loaded. Parallel
+    kernels are left alone: loading one starts Numba's threading layer, after which a fork of the process
+    cannot run one (GNU OpenMP ends it)."""
+    from numba.core.registry import CPUDispatcher  # the caller has imported the kernels' modules, hence Numba
+
+    loaded = 0
+    dispatchers = {id(obj): obj for name, module in list(sys.modules.items())
+                   if name.startswith(prefix) and module is not None
+                   for obj in list(vars(module).values()) if isinstance(obj, CPUDispatcher)}
+    for dispatcher in dispatchers.values():
+        if dispatcher.targetoptions.get("parallel") or type(dispatcher._cache).__name__ == "NullCache":
+            continue
+        try:
+            codegen = dispatcher.targetctx.codegen()
+            for index_key in list(dispatcher._cache._cache_file._load_index()):
+                if dispatcher._cache._index_key(index_key[0], codegen) == index_key:  # this machine, this source
+                    dispatcher.compile(index_key[0])
+                    loaded += 1
+        except Exception as err:  # noqa: BLE001 - Numba's private cache API: any change means "load on first call"
+            log.debug("cannot load the cached kernels of %s (%s)", dispatcher.py_func.__qualname__, err)
+    return loaded
+
+
+def parallel_layer_started() -> bool:
+    """Return whether Numba's threading layer has started in this process (a parallel kernel was loaded or
+    run); False when Numba is not imported or that cannot be told."""
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    return bool(getattr(parallel, "_is_initialized", False))
