@@ -77,8 +77,14 @@ def test_a_class_not_yet_proven_leaves_a_bound_and_a_label_with_the_gap(tmp_path
     campaign.run(game, "opener", seconds=60, jobs=1, folder=tmp_path, table=table, count=1)  # one class only
     done, grafted = campaign.apply(game, lambda: table, tmp_path)
     _, meta = artifacts.read(artifacts.TREE, game, tmp_path)
-    assert meta["proven"] == "none" and "lower_bound" not in meta  # not every class has a bound
-    assert artifacts.proof_label(meta, "X") == "best found"
+    total, lower = int(meta["total_guesses"]), int(meta["lower_bound"])
+    assert meta["proven"] == "none" and game.n_targets < lower < total
+    assert "classes not run: the one-level counting bound" in meta["lower_bound_source"]
+    optimum = game.n_targets + sum(exhaustive.optimal_subtotal(game, np.flatnonzero(table[nodes.guess[0]] == c),
+                                                               limit - 1)
+                                   for c in np.unique(table[nodes.guess[0]]) if c != game.win_code)
+    assert lower <= optimum <= total  # a bound indeed
+    assert artifacts.proof_label(meta, "X") == f"within {artifacts.gap_text(total, lower)} of optimal for X"
 
 
 @pytest.mark.parametrize("meta, label", [
