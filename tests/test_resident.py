@@ -72,10 +72,10 @@ def _ended(pid: int | None, seconds: float = 30) -> bool:
     return pid is None
 
 
-@pytest.fixture
-def started(tmp_path):
-    """The environment of a serving resident (ended after the test)."""
-    env = _env(tmp_path)
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """The environment of a serving resident, shared by the module's tests (ended after them)."""
+    env = _env(tmp_path_factory.mktemp("resident"))
     _started(env)
     yield env
     pid = _pid(env)
@@ -105,28 +105,31 @@ def test_a_command_in_the_resident_prints_fails_and_exits_as_in_place(started):
         ("hint", "wordle", "--top", "x"),  # a usage error: status 2
     )
     in_place = {**started, resident.ENV: "0"}
-    for number, args in enumerate(commands, start=1):
+    for args in commands:
+        before = _served(started)
         there, here = deduce(started, *args), deduce(in_place, *args)
         assert (there.returncode, there.stdout, there.stderr) == (here.returncode, here.stdout, here.stderr), args
-        assert _served(started) == number, args  # run by the resident, not in place
+        assert _served(started) == before + 1, args  # run by the resident, not in place
     assert deduce(started, "hint", "wordle", cwd="/").returncode == 0  # its own folder, any folder
 
 
-def test_callers_that_send_no_request_leave_it_serving(started, tmp_path):
+def test_callers_that_send_no_request_leave_it_serving(started):
+    before = _served(started)
     for junk in (b"", b"\x00\x00\x00\x05hello", b"not a request at all"):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as caller:
             caller.connect(str(_paths(started)["sock"]))
             caller.sendall(junk)
     done = deduce(started, "hint", "wordle", "CRANE=RYRGR")
-    assert done.returncode == 0 and _served(started) == 1, done.stderr
+    assert done.returncode == 0 and _served(started) == before + 1, done.stderr
 
 
 def test_ctrl_c_at_the_caller_ends_the_command_with_status_130(started):
     # a proof that takes minutes (--exact: no budget), on a state far from the tree
+    before = _served(started)
     caller = subprocess.Popen([*DEDUCE, "hint", "wordle", "--exact", "--explain", "FUZZY", "JAZZY=RRRRR"],
                               env=started, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while _served(started) < 1:
+    while _served(started) < before + 1:
         assert time.monotonic() < deadline and caller.poll() is None, caller.communicate()
         time.sleep(0.1)
     time.sleep(1.0)
@@ -135,7 +138,7 @@ def test_ctrl_c_at_the_caller_ends_the_command_with_status_130(started):
     assert caller.returncode == 130, (out, err)
     assert "Traceback" not in err, err
     after = deduce(started, "hint", "wordle")  # and the resident serves on
-    assert after.returncode == 0 and _served(started) == 2
+    assert after.returncode == 0 and _served(started) == before + 2
 
 
 def test_changed_files_end_the_resident_and_the_command_runs_in_place(tmp_path):
@@ -159,12 +162,3 @@ def test_an_idle_resident_ends(tmp_path):
     _started(env)
     assert _ended(_pid(env)), "an idle resident did not end"
     assert not _paths(env)["sock"].exists()
-    done = deduce(env, "hint", "wordle")  # no resident: in place (and one starts again)
-    assert done.returncode == 0
-    pid = None
-    deadline = time.monotonic() + START_SECONDS
-    while pid is None or not _paths(env)["sock"].exists():
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-        pid = _pid(env)
-    assert _ended(pid), "the second idle resident did not end"
