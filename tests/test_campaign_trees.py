@@ -189,3 +189,11 @@ def test_a_class_of_a_game_without_a_full_table_is_proven_and_grown_on_its_own_t
     alone = campaign.grow_class(game, None, opener, int(code), row, 6)
     with_table = campaign.grow_class(game, table, opener, int(code), row, 6)
     assert alone == with_table and int(alone.subtree[0]) == exact and alone.depth[0] == 1
+
+
+def test_the_web_games_list_gives_each_trees_label():
+    from solver.web import service
+
+    labels = {(g["game"], g["variant"]): g["tree_label"] for g in service.games()["games"]}
+    assert labels["battleship", "default"] == "within 2.3% of optimal for A1 A3 H1; within 9.6% of optimal"
+    assert labels["cards", "n3"] == "optimal for 6C 8D JD" and labels["mastermind", "default"] == "optimal"
