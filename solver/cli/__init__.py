@@ -3,7 +3,7 @@
 * `main`: the typer app and its commands (`deduce`, `python -m solver`);
 * `options`: the options every command shares, defined once; `errors`: the error edge and the exit
   statuses (one-line errors, `typer.Exit(code)`);
-* `sessions`, `boards`: the interactive dialogues (`solve`, `hide`, several boards);
+* `sessions`, `board_sessions`: the interactive dialogues (`solve`, `hide`, several boards);
 * `views`: the `tree` command's output; `why`: the "Why GUESS:" block; `review`: `review`'s table;
 * `bench`, `openers`: `bench`'s and `openers`' figures as text and plots (`openers --exact` through the
   pipeline); `prove`: the proof campaign (`deduce prove`); `proof`: the progress line of `--exact`;
