@@ -12,7 +12,7 @@ pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install '
 
 from solver.analysis import boards as several
 from solver.analysis.review import review_boards
-from solver.cli.review import board_lines
+from solver.cli.review_lines import board_lines
 from solver.core.registry import get_game
 from solver.games import wordle
 from solver.games.boards import SOLVED
