@@ -20,7 +20,7 @@ from solver.core.game import Game
 from solver.core.runtime import get_solver
 from solver.games.boards import Boards
 from solver.wordle_program.play import Session
-from solver.wordle_program.review import BUDGET, game_review, session_game
+from solver.wordle_program.review_line import BUDGET, game_review, session_game
 from solver.wordle_program.rounds import MultiRound, Round
 
 CANDIDATES_SHOWN = 12  # candidates the hint panel lists (then "... and N more")

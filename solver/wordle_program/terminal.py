@@ -6,7 +6,7 @@ from typing import Sequence, TextIO
 
 from solver.wordle_program.play import Session
 from solver.wordle_program.records import Statistics
-from solver.wordle_program.review import review_line
+from solver.wordle_program.review_line import review_line
 from solver.wordle_program.rounds import MAX_GUESSES, WORD_LENGTH, MultiRound, Round
 
 # ----------------------------------------------------------------------------- test mode
