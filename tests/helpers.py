@@ -64,7 +64,7 @@ def assert_json_error(response, status: int, field) -> str:
 
 def play_lines(argv: list[str], stdin: str = "", interactive: bool = False) -> tuple[int, str, str]:
     """Return (exit status, stdout, stderr) of the `wordle` program run in this process on `stdin`."""
-    from solver.wordle_program.app import run
+    from solver.wordle_program.program import run
 
     out, err = io.StringIO(), io.StringIO()
     status = run(argv, io.StringIO(stdin), out, err, interactive=interactive)

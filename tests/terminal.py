@@ -6,7 +6,7 @@ import io
 import pytest
 from rich.style import Style
 
-from solver.wordle_program.app import run
+from solver.wordle_program.program import run
 
 
 class FakeTerminal(io.StringIO):

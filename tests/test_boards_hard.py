@@ -16,7 +16,7 @@ from solver.core.registry import get_game
 from solver.games import mastermind, wordle
 from solver.games.boards import Boards
 from solver.games.wordle import code_to_marks, hard_mode_allows
-from solver.wordle_program.app import run
+from solver.wordle_program.program import run
 from solver.wordle_program.rounds import MultiRound
 
 GAME = get_game("wordle", "normal")

@@ -14,7 +14,7 @@ from solver.analysis.notation import can_show_symbols, show_guess
 from solver.analysis.walk import start_state
 from solver.core.runtime import InconsistentFeedbackError, get_solver
 from solver.core.registry import all_variants, default_variant, get_game
-from solver.wordle_program.app import run as wordle_run
+from solver.wordle_program.program import run as wordle_run
 from tests.helpers import assert_error, ok
 from tests.helpers import invoke as deduce
 
@@ -112,7 +112,7 @@ def closed_output_run(*argv: str, stdin: bytes = b"") -> subprocess.CompletedPro
 @pytest.mark.parametrize("argv, stdin", [
     (["-m", "solver", "--help"], b""),  # the help too (rich ends it with SystemExit(1) by itself)
     (["-m", "solver", "play", "--help"], b""),
-    (["-m", "solver.wordle_program.app", "-w", "crane"], b"slate\ncrane\n"),
+    (["-m", "solver.wordle_program.program", "-w", "crane"], b"slate\ncrane\n"),
 ])
 def test_closed_output_exits_0_quietly(argv, stdin):
     done = closed_output_run(*argv, stdin=stdin)
@@ -250,7 +250,7 @@ def test_wordle_ctrl_c_ends_the_prompt_line_first():
 
 
 def test_wordle_version():
-    done = subprocess.run([sys.executable, "-c", "from solver.wordle_program.app import main; main()", "--version"],
+    done = subprocess.run([sys.executable, "-c", "from solver.wordle_program.program import main; main()", "--version"],
                           capture_output=True, text=True)
     assert (done.returncode, done.stdout.split()[0], done.stderr) == (0, "wordle", "")
     assert done.stdout.split()[1][0].isdigit()

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli.main import app
-from solver.wordle_program.app import run as run_wordle
+from solver.wordle_program.program import run as run_wordle
 
 COMMANDS = ["tree", "play", "solve", "hide", "bench", "openers", "hint", "tables"]
 

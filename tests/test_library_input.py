@@ -20,7 +20,7 @@ from solver.core.runtime import Solver, State
 from solver.games import generic, mastermind, wordle
 from solver.games.generic import Mark, from_function, score_bulls_cows, score_wordle
 from solver.games.wordlists import WordListError, read_word_list
-from solver.wordle_program.app import run as run_wordle
+from solver.wordle_program.program import run as run_wordle
 
 runner = CliRunner()
 ACCENTED = ["CRANE", "SLATE", "CAFÉS", "TRACE"]  # É is a letter, not one of a-z

@@ -11,12 +11,12 @@ import typer
 
 from solver.cli import errors
 from solver.core import signals
-from solver.wordle_program import app
+from solver.wordle_program import program
 
 
 def test_both_faces_share_one_handler():
-    assert errors.Terminated is app.Terminated is signals.Terminated
-    assert errors.TERMINATED_EXIT == app.TERMINATED_EXIT == 128 + signal.SIGTERM
+    assert errors.Terminated is program.Terminated is signals.Terminated
+    assert errors.TERMINATED_EXIT == program.TERMINATED_EXIT == 128 + signal.SIGTERM
 
 
 def test_sigterm_raises_within_the_block_and_the_handler_before_comes_back():

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from solver.games.wordlists import builtin_answers, builtin_guesses
-from solver.wordle_program.app import DEFAULT_SEED, ArgumentError, Options, resolve_options
+from solver.wordle_program.program import DEFAULT_SEED, ArgumentError, Options, resolve_options
 from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import Records, compute_stats, load_state, parse_state
 from solver.wordle_program.rounds import InvalidGuess, Round, WordleError
@@ -285,8 +285,9 @@ def test_terminal_stdout_selects_interactive_mode():
     leader, follower = os.openpty()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"], stdin=subprocess.PIPE, stdout=follower,
-            stderr=subprocess.PIPE, start_new_session=True, env={**os.environ, "TERM": "xterm-256color"},
+            [sys.executable, "-m", "solver.wordle_program.program", "-w", "crane"], stdin=subprocess.PIPE,
+            stdout=follower, stderr=subprocess.PIPE, start_new_session=True,
+            env={**os.environ, "TERM": "xterm-256color"},
         )
         os.close(follower)
         follower = -1
@@ -315,7 +316,7 @@ def test_terminal_stdout_selects_interactive_mode():
 
 def test_errors_are_one_line_without_traceback(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "solver.wordle_program.app", "-S", str(tmp_path)],
+        [sys.executable, "-m", "solver.wordle_program.program", "-S", str(tmp_path)],
         input=b"", capture_output=True, timeout=30
     )
     assert result.returncode == 1 and result.stdout == b""
@@ -327,7 +328,7 @@ def test_closed_output_ends_quietly():
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane"],
+        result = subprocess.run([sys.executable, "-m", "solver.wordle_program.program", "-w", "crane"],
                                 input=b"slate\ncrane\n", stdout=writer, stderr=subprocess.PIPE, timeout=30)
     finally:
         os.close(writer)
@@ -336,7 +337,7 @@ def test_closed_output_ends_quietly():
 
 def test_the_test_mode_loads_neither_numba_nor_textual():
     heavy = ["numba", "solver.core.scoring", "textual", "solver.wordle_program.tui"]
-    code = ("import io, sys; from solver.wordle_program.app import run; "
+    code = ("import io, sys; from solver.wordle_program.program import run; "
             "run(['-w', 'crane'], io.StringIO('crane\\n'), io.StringIO(), io.StringIO(), interactive=False); "
             f"print(*[name in sys.modules for name in {heavy!r}])")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)

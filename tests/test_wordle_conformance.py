@@ -11,7 +11,7 @@ Two suites share one harness:
 A case runs in a scratch folder holding ``tests/cases`` (the case files) and ``tests/data`` (their
 word lists). The conformance cases run the installed `wordle` console script (from the virtualenv
 running pytest) with standard output a pipe, so it uses its plain test mode; the own cases call
-`solver.wordle_program.app.run` in-process with the same arguments (fast; the process-level behaviour is
+`solver.wordle_program.program.run` in-process with the same arguments (fast; the process-level behaviour is
 covered in test_wordle_app.py).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Callable
 
 import pytest
 
-from solver.wordle_program.app import run
+from solver.wordle_program.program import run
 from tests.conftest import SHARED, shared_folder
 
 CONFORMANCE = SHARED / "conformance" / "wordle"

@@ -51,7 +51,7 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
         pytest.skip("needs FIFOs")
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    result = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane", option, str(fifo)],
+    result = subprocess.run([sys.executable, "-m", "solver.wordle_program.program", "-w", "crane", option, str(fifo)],
                             input=b"crane\n", capture_output=True, timeout=60)
     assert result.returncode == 1 and result.stdout == b""
     assert len(one_line_error(result.stderr.decode(), "it is a FIFO, not a regular file")) < 300
@@ -194,14 +194,14 @@ def test_long_arguments_are_quoted_as_excerpts(argv):
     assert len(err.splitlines()) == 1 and len(err) < 300, err[:500]
 
 
-# `python -m solver.wordle_program.app ARGS`, run as `-c APP READY ARGS`: the file READY is created once
+# `python -m solver.wordle_program.program ARGS`, run as `-c APP READY ARGS`: the file READY is created once
 # the state file has been loaded (before the game reads its input)
 _ANNOUNCING_APP = """
 import sys
 from pathlib import Path
-from solver.wordle_program import app
+from solver.wordle_program import program
 
-load_state, ready = app.load_state, Path(sys.argv.pop(1))
+load_state, ready = program.load_state, Path(sys.argv.pop(1))
 
 
 def load_and_tell(path):
@@ -210,8 +210,8 @@ def load_and_tell(path):
     return state
 
 
-app.load_state = load_and_tell
-app.main()
+program.load_state = load_and_tell
+program.main()
 """
 
 
@@ -269,7 +269,7 @@ def test_wordle_removes_what_a_killed_run_left_when_it_starts(tmp_path):
 
 SAVE_BLOCKED = """
 import pathlib, sys
-from solver.wordle_program import app
+from solver.wordle_program import program
 
 fifo = sys.argv[1]
 original = pathlib.Path.write_text
@@ -283,7 +283,7 @@ def write_text(self, data, *args, **kwargs):  # the save: half written, then a s
 
 pathlib.Path.write_text = write_text
 sys.argv = ["wordle", "-w", "crane", "-S", sys.argv[2]]
-app.main()
+program.main()
 """
 
 
@@ -333,8 +333,8 @@ def test_the_state_file_is_never_written_larger_than_it_is_read(tmp_path, monkey
 def test_a_lone_surrogate_in_the_state_file_is_a_one_line_data_error(tmp_path, game, key):
     state = tmp_path / "state.json"
     state.write_text(f'{{"total_rounds":1,"games":[{game}]}}')
-    done = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "-w", "crane", "-t", "-S", str(state)],
-                          input="crane\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "solver.wordle_program.program", "-w", "crane", "-t", "-S",
+                           str(state)], input="crane\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f'error: state file {state}: game 1: "{key}" holds')

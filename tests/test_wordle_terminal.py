@@ -21,7 +21,7 @@ from solver.core.registry import get_game
 from solver.games import wordle
 from solver.games.wordle import feedback
 from solver.games.wordlists import builtin_answers, builtin_guesses
-from solver.wordle_program.app import run
+from solver.wordle_program.program import run
 from solver.wordle_program.play import random_answers
 from solver.wordle_program.records import Records, compute_stats
 from solver.wordle_program.rounds import Round, share_text

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("textual")
 
 from solver.wordle_program import tui
-from solver.wordle_program.app import build_session, resolve_options, run
+from solver.wordle_program.program import build_session, resolve_options, run
 from solver.wordle_program.play import InputEnded
 from solver.wordle_program.rounds import MultiRound
 from solver.wordle_program.tui import CoachApp, Look, PlayApp

@@ -29,7 +29,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
         env.pop("NO_COLOR", None)
-        self.process = subprocess.Popen([sys.executable, "-m", "solver.wordle_program.app", *argv], stdin=slave,
+        self.process = subprocess.Popen([sys.executable, "-m", "solver.wordle_program.program", *argv], stdin=slave,
                                         stdout=slave, stderr=slave, env=env, start_new_session=True)
         os.close(slave)
         self.output = b""
@@ -112,7 +112,7 @@ def test_leaving_mid_game_names_the_answer():
 
 
 def test_without_a_terminal_it_refuses_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "solver.wordle_program.app", "--tui", "-w", "sloth"],
+    done = subprocess.run([sys.executable, "-m", "solver.wordle_program.program", "--tui", "-w", "sloth"],
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (1, b"")
     assert done.stderr == b"error: --tui needs a terminal: standard input is not one\n"

@@ -1,6 +1,6 @@
 """The `wordle` program of the specification (a face): the game a person plays in a terminal.
 
-* `app`: the console script (`wordle`): options, config file, state file, the run;
+* `program`: the console script (`wordle`): options, config file, state file, the run;
 * `rounds`: the rules of a round (one board, or several), the keyboard and the emoji share grid;
 * `play`: the game loop over a UI, and the answers of the day;
 * `terminal`: the two UIs (the specification's test mode, and the rich terminal); `tui`: the full-screen

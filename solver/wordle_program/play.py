@@ -94,7 +94,7 @@ class Session:
     boards: int = 1  # -b: boards (answers) per game
     words: tuple[str, ...] | None = None  # -w with several boards: one game with these answers
     state: Records = field(default_factory=Records)
-    # records each finished game in the state file (`app.record_game`) and returns the file's state
+    # records each finished game in the state file (`program.record_game`) and returns the file's state
     save: Callable[[Round | MultiRound], Records] | None = None
 
 

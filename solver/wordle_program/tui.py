@@ -16,7 +16,7 @@ click or with keys 1-5) and shows the ranking `deduce hint` prints after them (`
 `run_tui` runs either and gives the terminal back before anything is printed: leaving mid-game raises the
 game's `InputEnded` (the program says Bye, naming the answer), Ctrl-C KeyboardInterrupt, SIGTERM the
 program's own SIGTERM handling, and an error of the game (a state file that cannot be written) its
-WordleError, so that `app.run` reports each as without --tui.
+WordleError, so that `program.run` reports each as without --tui.
 """
 from __future__ import annotations
 
