@@ -19,13 +19,13 @@ import subprocess
 import sys
 
 from pipeline.benchmarks.advice import bench_advice
-from pipeline.benchmarks.boards import bench_boards
 from pipeline.benchmarks.book import bench_book
 from pipeline.benchmarks.exact import bench_exact
 from pipeline.benchmarks.explain import bench_explain
 from pipeline.benchmarks.large_states import bench_large_states
 from pipeline.benchmarks.lists_memory import bench_lists_memory
 from pipeline.benchmarks.serve_memory import bench_serve_memory
+from pipeline.benchmarks.several_boards import bench_boards
 from pipeline.benchmarks.startup import bench_startup
 from pipeline.benchmarks.runtime import bench_cards4, bench_exact_games, bench_exact_live, bench_live, bench_runtime
 from pipeline.benchmarks.tables import bench_tables
