@@ -26,8 +26,14 @@ from pipeline.benchmarks.large_states import bench_large_states
 from pipeline.benchmarks.lists_memory import bench_lists_memory
 from pipeline.benchmarks.serve_memory import bench_serve_memory
 from pipeline.benchmarks.several_boards import bench_boards
+from pipeline.benchmarks.solver_calls import (
+    bench_cards4,
+    bench_exact_games,
+    bench_exact_live,
+    bench_live,
+    bench_runtime,
+)
 from pipeline.benchmarks.startup import bench_startup
-from pipeline.benchmarks.runtime import bench_cards4, bench_exact_games, bench_exact_live, bench_live, bench_runtime
 from pipeline.benchmarks.tables import bench_tables
 from pipeline.benchmarks.web import bench_web
 from pipeline.benchmarks.web_load import bench_web_load
