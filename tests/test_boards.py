@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from solver.analysis.boards import parse_board_feedback, play
+from solver.analysis.several_boards import parse_board_feedback, play
 from solver.analysis.notation import select_game
 from solver.cli.main import app
 from solver.games import wordle

@@ -1,7 +1,8 @@
 """Hard mode on several Wordle boards: each guess must satisfy the hard-mode rule of at least
-one board not yet solved, in the library (`Boards.start(..., hard=True)`, `solver.analysis.boards.play(hard=True)`),
-the `deduce` boards commands and the `wordle` program (-b N -D). Every board's rule at once would leave most
-games unwinnable (a letter yellow on one board, grey on another); under one board's rule every game can be won."""
+one board not yet solved, in the library (`Boards.start(..., hard=True)`,
+`solver.analysis.several_boards.play(hard=True)`), the `deduce` boards commands and the `wordle` program
+(-b N -D). Every board's rule at once would leave most games unwinnable (a letter yellow on one board, grey on
+another); under one board's rule every game can be won."""
 from __future__ import annotations
 
 import io
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver.analysis.boards import check_boards, play
+from solver.analysis.several_boards import check_boards, play
 from solver.cli.main import app
 from solver.core.registry import get_game
 from solver.games import mastermind, wordle

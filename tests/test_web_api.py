@@ -28,7 +28,7 @@ from datetime import date
 
 from typer.testing import CliRunner
 
-from solver.analysis.boards import play as boards_play
+from solver.analysis.several_boards import play as boards_play
 from solver.analysis.daily import daily as daily_puzzle
 from solver.analysis.explain import explain
 from solver.analysis.notation import parse_feedback, parse_guess, tokens

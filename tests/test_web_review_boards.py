@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need fastapi: pip install 'deduce-solver[test]'")
 
-from solver.analysis import boards as several
+from solver.analysis import several_boards as several
 from solver.analysis.review import review_boards
 from solver.cli.review_lines import board_lines
 from solver.core.registry import get_game

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from solver.analysis.boards import play
+from solver.analysis.several_boards import play
 from solver.games import wordle
 from solver.games.boards import OPENER, guesses_allowed
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.analysis.boards import play as play_boards
+from solver.analysis.several_boards import play as play_boards
 from solver.analysis.scores import Scores
 from solver.analysis.walk import start_state, walk
 from solver.core.game import Game

@@ -356,7 +356,7 @@ def review_boards(game: Game, guesses: Sequence[int], answers: Sequence[int],
     """Return the review of a game of several boards: guess rows `guesses` played against one target row of
     `answers` per board, the game allowing `guesses_allowed` of them; each board reviewed as a game of its own
     (`review`) over the guesses up to the one that solved it, and `solver_game` (the solver's own play of
-    these answers, `solver.analysis.boards.play`) beside. In hard mode (a hard variant) each guess must keep the
+    these answers, `solver.analysis.several_boards.play`) beside. In hard mode (a hard variant) each guess must keep the
     rule of at least one unsolved board (`Boards.refusal`), and each board is rated as a normal-mode game
     (`board_variant`: alone, a board's guesses may break its own rule). ReviewError for no guess, a guess after
     every board was solved or one hard mode forbids; GuessLimitError past `limit`."""

@@ -1,7 +1,7 @@
 """Several Wordle boards on the command line (`--boards N`): the `play` transcript and the `solve` dialogue."""
 from __future__ import annotations
 
-from solver.analysis.boards import check_boards, parse_board_feedback, show_board_feedback
+from solver.analysis.several_boards import check_boards, parse_board_feedback, show_board_feedback
 from solver.analysis.notation import label_list, parse_entry, plural
 from solver.cli.sessions import COMMANDS, LIST_LIMIT, shown
 from solver.core.game import Game

@@ -62,7 +62,7 @@ from solver.core.registry import GAME_MODULES, UsageError, default_variant, regi
 from solver.core.version import installed_version
 
 # loaded when a command first uses them (they import NumPy, and the library): `deduce --help` needs none
-several = lazy_module("solver.analysis.boards")
+several = lazy_module("solver.analysis.several_boards")
 playout = lazy_module("solver.analysis.playout")
 notation = lazy_module("solver.analysis.notation")
 game_review = lazy_module("solver.analysis.review")

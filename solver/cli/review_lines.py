@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from solver.analysis.notation import parse_answer, parse_guess, parse_step, tokens
-from solver.analysis.boards import show_board_feedback
+from solver.analysis.several_boards import show_board_feedback
 from solver.analysis.review import BoardsReview, Review
 from solver.analysis.values import ToGo
 from solver.core.game import Game

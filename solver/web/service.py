@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from solver.analysis import notation
-from solver.analysis.boards import check_boards
-from solver.analysis.boards import play as boards_play
+from solver.analysis.several_boards import check_boards
+from solver.analysis.several_boards import play as boards_play
 from solver.analysis.daily import EPOCH
 from solver.analysis.daily import daily as daily_of
 from solver.analysis import values

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.analysis import scores
-from solver.analysis.boards import play as boards_play
+from solver.analysis.several_boards import play as boards_play
 from solver.analysis.notation import check_allowed, check_win, parse_feedback, parse_guess, plural
 from solver.analysis.review import BoardsReview, Review, review_boards
 from solver.analysis.walk import start_state
