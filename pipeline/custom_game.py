@@ -11,8 +11,8 @@ from types import ModuleType
 
 from pipeline.builders.greedy_tree import GreedyOptions, build_greedy_tree
 from solver.core import artifacts
+from solver.core.bounded_input import excerpt
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.core.progress import make_progress
 from solver.core.registry import UsageError, build_command, on_request, registered
 from solver.core.scoring import feedback_table

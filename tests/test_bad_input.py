@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from solver.cli.main import app
-from solver.core import limits
+from solver.core import bounded_input
 from solver.core.runtime import InconsistentFeedbackError
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.wordlists import WordListError, builtin_guesses, read_word_list
@@ -215,8 +215,8 @@ def test_long_values_are_quoted_as_short_excerpts():
         with pytest.raises(ValueError) as info:
             call()
         assert len(str(info.value)) < 200, str(info.value)[:300]
-    assert limits.excerpt("x" * 100) == repr("x" * 40) + "... (100 characters)"
-    assert "\n" not in limits.excerpt(np.zeros((20, 20)))
+    assert bounded_input.excerpt("x" * 100) == repr("x" * 40) + "... (100 characters)"
+    assert "\n" not in bounded_input.excerpt(np.zeros((20, 20)))
 
 
 # ----------------------------------------------------------------------------- bounded reads
@@ -242,7 +242,7 @@ def test_word_list_must_be_a_regular_file(tmp_path, special):
 def test_word_list_size_is_capped(tmp_path):
     path = tmp_path / "huge.txt"
     with open(path, "wb") as file:
-        file.truncate(limits.WORD_LIST_LIMIT + 1)  # sparse: no disk used
+        file.truncate(bounded_input.WORD_LIST_LIMIT + 1)  # sparse: no disk used
     with pytest.raises(WordListError, match="larger than 16 MB, the most a word list may be"):
         read_word_list(path)
 
@@ -257,16 +257,16 @@ def test_one_huge_word_is_quoted_as_an_excerpt(tmp_path):
 
 def test_read_text_refuses_bad_paths_and_text(tmp_path):
     (tmp_path / "latin1.txt").write_bytes(b"caf\xe9\n")
-    with pytest.raises(limits.InputFileError, match="not UTF-8 text"):
-        limits.read_text(tmp_path / "latin1.txt", 100, "word list")
-    with pytest.raises(limits.InputFileError, match="cannot read word list"):
-        limits.read_text(tmp_path / "absent.txt", 100, "word list")
-    with pytest.raises(limits.InputFileError, match="cannot read word list"):
-        limits.read_text("bad\0name", 100, "word list")
+    with pytest.raises(bounded_input.InputFileError, match="not UTF-8 text"):
+        bounded_input.read_text(tmp_path / "latin1.txt", 100, "word list")
+    with pytest.raises(bounded_input.InputFileError, match="cannot read word list"):
+        bounded_input.read_text(tmp_path / "absent.txt", 100, "word list")
+    with pytest.raises(bounded_input.InputFileError, match="cannot read word list"):
+        bounded_input.read_text("bad\0name", 100, "word list")
     (tmp_path / "ok.txt").write_text("crane\n")
-    assert limits.read_text(tmp_path / "ok.txt", 6, "word list") == "crane\n"
-    with pytest.raises(limits.InputFileError, match="larger than 5 bytes"):
-        limits.read_text(tmp_path / "ok.txt", 5, "word list")
+    assert bounded_input.read_text(tmp_path / "ok.txt", 6, "word list") == "crane\n"
+    with pytest.raises(bounded_input.InputFileError, match="larger than 5 bytes"):
+        bounded_input.read_text(tmp_path / "ok.txt", 5, "word list")
 
 
 @pytest.mark.parametrize("option", ["--answers", "--guesses"])

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.core import limits
+from solver.core import bounded_input
 from solver.games.wordlists import builtin_guesses
 from solver.wordle_program import records
 from solver.wordle_program.records import Records, load_state, parse_state
@@ -58,9 +58,9 @@ def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path, option):
 
 
 @pytest.mark.parametrize("option, size, message", [
-    ("-S", limits.STATE_LIMIT + 1, "larger than 64 MB, the most a state file may be"),
-    ("-c", limits.CONFIG_LIMIT + 1, "larger than 1 MB, the most a config file may be"),
-    ("-f", limits.WORD_LIST_LIMIT + 1, "larger than 16 MB, the most a word list may be"),
+    ("-S", bounded_input.STATE_LIMIT + 1, "larger than 64 MB, the most a state file may be"),
+    ("-c", bounded_input.CONFIG_LIMIT + 1, "larger than 1 MB, the most a config file may be"),
+    ("-f", bounded_input.WORD_LIST_LIMIT + 1, "larger than 16 MB, the most a word list may be"),
 ])
 def test_files_over_their_cap_are_refused(tmp_path, option, size, message):
     path = sparse_file(tmp_path / "big", size)

@@ -47,8 +47,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from solver.core.bounded_input import excerpt
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.core.registry import UsageError, get_game, registered
 
 BACKENDS = ("local", "dask")

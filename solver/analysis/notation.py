@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 from typing import Callable, Sequence, TypeVar
 
+from solver.core.bounded_input import excerpt
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.core.registry import VARIANTS, UnknownGameError, UsageError, get_game
 from solver.games import battleship, bulls, cards, mastermind, wordle
 from solver.games.boards import guesses_allowed

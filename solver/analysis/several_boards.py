@@ -10,8 +10,8 @@ import re
 from typing import Sequence
 
 from solver.analysis.notation import parse_answer, plural, show_feedback
+from solver.core.bounded_input import excerpt
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.core.registry import UsageError
 from solver.games.boards import SOLVED, Boards, check_count, check_distinct
 

@@ -14,9 +14,9 @@ from solver.analysis.notation import parse_guess
 from solver.analysis import values
 from solver.analysis.values import opener_ranking, ordinal
 from solver.analysis.walk import start_state
+from solver.core.bounded_input import excerpt
 from solver.core.runtime import get_solver
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.core.progress import make_progress
 from solver.core.registry import UsageError
 

@@ -9,7 +9,7 @@
 * `search`: the exact search (branch and bound, its workspace, the budgeted live search);
 * `artifacts`: every artifact's file name, schema and metadata, and where they live;
 * `symmetry`: reduction of guesses by the symmetries of a game;
-* `limits` (bounded reading), `atomic` (atomic writing), `progress` (progress bars on stderr).
+* `bounded_input` (bounded reading), `atomic` (atomic writing), `progress` (progress bars on stderr).
 
 Nothing here imports a higher layer (games, analysis, pipeline, faces).
 """

@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from solver.core.limits import excerpt
+from solver.core.bounded_input import excerpt
 
 Rule = Callable[[np.ndarray, np.ndarray], int]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Callable
 
-from solver.core.limits import excerpt
+from solver.core.bounded_input import excerpt
 
 if TYPE_CHECKING:  # annotations only: the command line's help imports this module without NumPy
     from solver.core.game import Game

@@ -34,10 +34,10 @@ import numpy as np
 from cachetools import LRUCache
 
 from solver.core import strategy
+from solver.core.bounded_input import excerpt
 from solver.core.finish import finish_guesses, within_limit_pick
 from solver.core.search.live import VALUES, ExactChoice, ExactLive, check_running
 from solver.core.game import Game, is_integer
-from solver.core.limits import excerpt
 from solver.core.registry import build_command, registered
 
 log = logging.getLogger(__name__)

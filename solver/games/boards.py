@@ -39,8 +39,8 @@ from typing import Sequence
 
 import numpy as np
 
+from solver.core.bounded_input import excerpt
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.games.wordle import code_to_marks, hard_mode_allows, hard_mode_mask
 
 MAX_BOARDS = 32

@@ -33,9 +33,9 @@ from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 import numpy as np
 from cachetools import LRUCache
 
+from solver.core.bounded_input import excerpt
 from solver.core.runtime import Solver, get_solver
 from solver.core.game import Game
-from solver.core.limits import excerpt
 
 Score = Callable[[Any, Any], Any]
 

@@ -12,9 +12,9 @@ from itertools import product
 
 import numpy as np
 
+from solver.core.bounded_input import excerpt
 from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game, check_feedback, digits, mixed_radix
-from solver.core.limits import excerpt
 from solver.core.symmetry import MAX_POSITIONS, canonical_guesses
 from solver.games import FEEDBACK_NOTATION
 

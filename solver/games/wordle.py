@@ -21,9 +21,9 @@ from typing import Sequence
 
 import numpy as np
 
+from solver.core.bounded_input import excerpt
 from solver.core.runtime import State, get_solver, next_from
 from solver.core.game import Game
-from solver.core.limits import excerpt
 from solver.games import FEEDBACK_NOTATION
 from solver.games.wordlists import (
     DEFAULT_LENGTH,

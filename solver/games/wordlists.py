@@ -12,7 +12,7 @@ may gain or lose comment lines, never change its words or their order.
 Every word list of a user goes through one check, `normalise` (each list: words of one length, 1 to
 10 letters a-z, no duplicate) and `word_lists` (the pair: answers within the guesses), whoever gives
 it: `wordle.game` and `wordle.initial_guess` (lists in memory), `read_word_list` (the files of `deduce
---answers/--guesses` and of `wordle -f/-a`). A word list file is read with `solver.core.limits.read_text`:
+--answers/--guesses` and of `wordle -f/-a`). A word list file is read with `solver.core.bounded_input.read_text`:
 it must be a regular file (not a FIFO or a device) of at most 16 MB; a bad word is quoted in errors
 only as a short excerpt.
 """
@@ -23,7 +23,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from solver.core.limits import WORD_LIST_LIMIT, InputFileError, excerpt, read_text
+from solver.core.bounded_input import WORD_LIST_LIMIT, InputFileError, excerpt, read_text
 
 # The built-in lists: data files of this package (`solver/games/data/`), one word a line, upper case,
 # '#' lines their header (source and licence). The original lists: the 2315 answers and the 10657
@@ -194,7 +194,7 @@ def read_word_list(path: str | Path, length: int = DEFAULT_LENGTH) -> tuple[str,
     """Return the words of a file with one word of `length` letters per line (blank lines ignored),
     validated and sorted.
 
-    The file must be a regular file of at most 16 MB (`solver.core.limits.WORD_LIST_LIMIT`).
+    The file must be a regular file of at most 16 MB (`solver.core.bounded_input.WORD_LIST_LIMIT`).
     """
     try:
         text = read_text(path, WORD_LIST_LIMIT, "word list")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
-from solver.core.limits import excerpt
+from solver.core.bounded_input import excerpt
 from solver.games.boards import check_distinct
 from solver.wordle_program.records import Records, Statistics, compute_stats
 from solver.wordle_program.rounds import InvalidGuess, MultiRound, Round, WordleError, normalise_word

@@ -16,7 +16,7 @@ not solved yet); both UIs show all the boards (see README.md).
 Every error ends the program with one line on standard error (`error: ...`, as `deduce`) and a
 non-zero status: 2 for bad arguments, 1 for anything else (files, lists, input), 130 when interrupted, 143
 on SIGTERM (which ends it like Ctrl-C: a state file being saved keeps its old content and no temporary
-copy). The files read must be regular files no larger than their caps (`solver.core.limits`): word lists
+copy). The files read must be regular files no larger than their caps (`solver.core.bounded_input`): word lists
 16 MB, the state file 64 MB, the config file 1 MB; input quoted in a message is cut to a short excerpt. The state
 file is checked for writing before the first game (and the temporary copies a killed run left beside
 it removed), written by `solver.core.atomic`, and never larger than the 64 MB it may be read back. Standard
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
 from solver.core.atomic import check_writable, locked, remove_stale_temporaries, write_text
-from solver.core.limits import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.core.bounded_input import CONFIG_LIMIT, InputFileError, excerpt, read_text
 from solver.core.signals import TERMINATED_EXIT, Terminated, raise_on_sigterm
 from solver.core.version import installed_version
 from solver.games.boards import MAX_BOARDS

@@ -12,7 +12,7 @@ from pathlib import Path
 from sys import intern
 from typing import Callable, Iterable, Iterator
 
-from solver.core.limits import STATE_LIMIT, InputFileError, excerpt, read_text, size_text
+from solver.core.bounded_input import STATE_LIMIT, InputFileError, excerpt, read_text, size_text
 from solver.wordle_program.rounds import MAX_GUESSES, MultiRound, Round, WordleError
 
 TOP_WORDS = 5  # the most used guesses the statistics show
@@ -247,7 +247,7 @@ def _check_text(games: list, name: str) -> None:
 def load_state(path: str | Path) -> Records:
     """Return the state saved in `path`, or empty records if the file does not exist.
 
-    The file must be a regular file of at most 64 MB (`solver.core.limits.STATE_LIMIT`, about a
+    The file must be a regular file of at most 64 MB (`solver.core.bounded_input.STATE_LIMIT`, about a
     million games); WordleError otherwise.
     """
     try:

@@ -9,7 +9,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from solver.core.limits import excerpt
+from solver.core.bounded_input import excerpt
 from solver.games.boards import guesses_allowed
 from solver.games.wordle import feedback, hard_mode_allows
 
