@@ -11,7 +11,7 @@ the offline `pipeline`, and the faces `solver.cli`, `solver.web`, `solver.wordle
 """
 from importlib import import_module
 
-from solver.core.version import installed_version
+from solver.core.package_version import installed_version
 
 _GAMES = ("battleship", "cards", "wordle", "mastermind", "bulls", "generic")
 _MODULES = {name: f"solver.games.{name}" for name in _GAMES}

@@ -53,7 +53,7 @@ def test_distribution_name_is_not_taken_on_pypi():
 
 def test_installed_distribution_is_this_checkout_under_its_name():
     from solver import __version__
-    from solver.core.version import DISTRIBUTION
+    from solver.core.package_version import DISTRIBUTION
 
     assert normalized(DISTRIBUTION) == normalized(PROJECT["name"])
     try:

@@ -57,9 +57,9 @@ from solver.core.defaults import (
     MAX_CONNECTIONS,
     QUEUE_PER_WORKER,
 )
+from solver.core.package_version import installed_version
 from solver.core.progress import terminal_progress
 from solver.core.registry import GAME_MODULES, UsageError, default_variant, registered
-from solver.core.version import installed_version
 
 # loaded when a command first uses them (they import NumPy, and the library): `deduce --help` needs none
 several = lazy_module("solver.analysis.several_boards")

@@ -33,8 +33,8 @@ from typing import Any, Sequence, TextIO
 
 from solver.core.atomic import check_writable, locked, remove_stale_temporaries, write_text
 from solver.core.bounded_input import CONFIG_LIMIT, InputFileError, excerpt, read_text
+from solver.core.package_version import installed_version
 from solver.core.signals import TERMINATED_EXIT, Terminated, raise_on_sigterm
-from solver.core.version import installed_version
 from solver.games.boards import MAX_BOARDS
 from solver.games.wordlists import WordListError, builtin_answers, builtin_guesses, read_word_list, word_lists
 from solver.wordle_program.play import InputEnded, NotAnAnswer, Session, check_answers, play, random_answers
