@@ -75,8 +75,9 @@ def _off_tree_mastermind(count: int) -> list[dict]:
 
 def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
     """With LIVE_CLIENTS live computations held, a tree answer comes at once, before any is let go;
-    one live request runs, two wait, the others are refused with 503 and Retry-After. (Before: every
-    request shared one pool of 40 threads, which the held ones filled: the tree answer waited for them.)"""
+    one live request runs, two wait, the others are refused by the live pool and get the quick answer
+    (`busy`), never memoised. (Before: every request shared one pool of 40 threads, which the held ones
+    filled: the tree answer waited for them.)"""
     monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
     monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "2")
     app = create_app()
@@ -85,7 +86,7 @@ def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
     release, lock, started, gave_up = threading.Event(), threading.Lock(), [], []
 
     def held(key, steps, top, shown, *budget):
-        if key[0] != "mastermind":
+        if key[0] != "mastermind" or budget == (0.0,):  # another game, or a refused one's quick answer
             return real(key, steps, top, shown, *budget)
         with lock:
             started.append(steps)
@@ -116,13 +117,82 @@ def test_live_work_is_bounded_and_never_holds_up_tree_answers(monkeypatch):
     tree, gave_up_before_tree, answers = asyncio.run(scenario())
     assert tree.status_code == 200 and tree.json()["source"] == "tree"
     assert gave_up_before_tree == 0, "the tree answer waited for the live computations"
-    statuses = sorted(response.status_code for response in answers)
-    assert statuses == [200] * 3 + [503] * (LIVE_CLIENTS - 3), statuses
+    outcomes = [(response.status_code, response.json().get("busy")) for response in answers]
+    assert outcomes.count((200, False)) == 3, outcomes  # one ran, two waited
+    quick = outcomes.count((200, True))  # the quick lane's (bounded too): the others refused
+    assert quick >= admission.QUICK_WORKERS + admission.QUICK_QUEUE and outcomes.count((503, None)) == \
+        LIVE_CLIENTS - 3 - quick, outcomes
     for response in answers:
         if response.status_code == 503:
             message = assert_json_error(response, 503, None)
             assert "busy" in message and int(response.headers["retry-after"]) >= 1
-    assert app.state.live.admitted == 0
+    assert app.state.live.admitted == 0 and app.state.quick.admitted == 0
+    assert all(key[1].startswith('{"game":"wordle"') for key in api.answers._items), "a quick answer was memoised"
+
+
+def test_a_refused_guess_gets_the_quick_answer_and_a_review_a_503(monkeypatch):
+    """With the live pool full (one worker held, no queue), an off-tree guess is answered at once by the
+    greedy rule, marked `busy` and not proven, and is not memoised: asked again once the pool is free, it
+    gets the full answer. A review has no quick answer: 503 with Retry-After. The quick lane full too: 503."""
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "0")
+    app = create_app()
+    real, release, started = service.next_guess, threading.Event(), threading.Event()
+
+    def held(key, steps, top, shown, *budget):  # the one mastermind request holds the worker
+        if key[0] == "mastermind":
+            started.set()
+            release.wait(PATIENCE)
+        return real(key, steps, top, shown, *budget)
+
+    monkeypatch.setattr(service, "next_guess", held)
+    api.answers._items.clear()
+    guess = {"game": "wordle", "history": [{"guess": "QAJAQ", "feedback": "RRRRR"}], "top": 3}
+    review = {"game": "wordle", "guesses": ["QAJAQ", "CRANE"], "answer": "CRANE"}
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=120) as client:
+            holder = asyncio.create_task(client.post("/api/next", json=_off_tree_mastermind(1)[0]))
+            while not started.is_set():
+                await asyncio.sleep(0.01)
+            quick = await client.post("/api/next", json=guess)
+            refused = await client.post("/api/review", json=review)
+            lane = app.state.quick.run
+
+            async def full_lane(*args, **kwargs):
+                raise admission.Busy(admission.QUICK_WORKERS + admission.QUICK_QUEUE, 1)
+
+            app.state.quick.run = full_lane  # the quick lane full as well
+            both_full = await client.post("/api/next", json={**guess, "top": 4})
+            app.state.quick.run = lane
+            release.set()
+            await holder
+            full = await client.post("/api/next", json=guess)
+            return quick, refused, both_full, full
+
+    quick, refused, both_full, full = asyncio.run(scenario())
+    assert quick.status_code == 200, quick.text
+    answer = quick.json()
+    assert answer["busy"] and not answer["exact"] and answer["source_text"].startswith("a quick answer"), answer
+    assert answer["guess"] and answer["remaining"] > 1
+    for response in (refused, both_full):
+        message = assert_json_error(response, 503, None)
+        assert "busy" in message and int(response.headers["retry-after"]) >= 1
+    assert full.status_code == 200 and not full.json()["busy"], full.text  # computed now: the quick one was not kept
+
+
+def test_every_source_of_a_value_is_one_the_api_describes():
+    """Each source a value can have (`solver.analysis.values`) is one of the API's (a value played out live
+    was answered 500 before: its source was missing from the schema)."""
+    import typing
+
+    from solver.analysis import values
+    from solver.web.models import Value
+
+    sources = {values.TREE, values.BOOK, values.AHEAD, values.RANKING, values.SEARCH, values.PLAYED, values.RULE,
+               values.ESTIMATED}
+    assert sources == set(typing.get_args(Value.model_fields["source"].annotation))
 
 
 # -- live work cancelled when the client goes away ---------------------------------------------------

@@ -50,6 +50,11 @@ SHARES = (1.0, 0.5, 0.25, 0.125)  # of the budget a computation gets as requests
 USAGE_HALF_LIFE = 30.0  # seconds: how fast a client's record of live work fades (the fair share's memory)
 REFUSED_HALF_LIFE = 10.0  # seconds: how fast the count of requests refused lately fades (the load's memory)
 HEAP_ARENAS = 2  # glibc malloc arenas of the server (M_ARENA_MAX)
+# the quick lane: a pool of its own for the quick answers (no budget: the greedy rule) of the live requests
+# this pool refuses (a guess, several boards); its own refusals are the 503s
+QUICK_WORKERS, QUICK_QUEUE = 1, 4
+QUICK_SECONDS = 0.05  # a quick answer's price before any has run
+QUICK_WAIT = 2.0  # seconds: at most this long in the quick lane's queue
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
 log = logging.getLogger(__name__)
 

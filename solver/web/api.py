@@ -71,11 +71,13 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 @dataclass(frozen=True)
 class Job:
     """A request read and priced: `compute()` gives its answer; `live` when that needs the live pool (its
-    work, of the pool's `kind`, takes more than milliseconds)."""
+    work, of the pool's `kind`, takes more than milliseconds); `quick()`, when there is one, its answer within
+    no budget (the greedy rule, tens of milliseconds), given when the live pool refuses the request."""
 
     live: bool
     compute: Callable[[], Any]
     kind: str = "live"
+    quick: Callable[[], Any] | None = None
 
 
 class Answers:
@@ -93,7 +95,13 @@ class Answers:
                 return self._items[key]  # marks it the most recently used
         done, value = await run_in_threadpool(_answer_unless_live, plan, request)
         if not done:
-            value, whole = await _unless_client_leaves(http, value)
+            job = value
+            try:
+                value, whole = await _unless_client_leaves(http, job.compute, http.app.state.live, job.kind)
+            except admission.Busy as refused:
+                if job.quick is None:
+                    raise
+                value, whole = await _quick_answer(http, job, refused)
             if not whole:  # computed with a share of its budget (a loaded pool): not the request's answer for good
                 return value
         with self._lock:
@@ -101,17 +109,31 @@ class Answers:
         return value
 
 
-async def _unless_client_leaves(http: Request, job: Job) -> tuple[Any, bool]:
-    """Return (job.compute() run in the app's live pool for the request's client (its address), whether it had
-    its whole budget: `admission.share`); if the client disconnects first, cancel its live work (Stopped,
-    answered 503 to nobody) so that the worker is free at once."""
+async def _quick_answer(http: Request, job: Job, refused: admission.Busy) -> tuple[Any, bool]:
+    """Return (job.quick() marked `busy`, False: never memoised), run in the app's quick lane (the live pool
+    `refused` the request); `refused` (503) when the lane is full too."""
+    def quick() -> Any:
+        return service.busy_answer(job.quick())
+
+    try:
+        value, _ = await _unless_client_leaves(http, quick, http.app.state.quick, job.kind)
+    except admission.Busy:
+        raise refused from None
+    return value, False
+
+
+async def _unless_client_leaves(http: Request, work: Callable[[], Any], pool: admission.LivePool,
+                                kind: str) -> tuple[Any, bool]:
+    """Return (work() run in `pool` for the request's client (its address), whether it had its whole budget:
+    `admission.share`); if the client disconnects first, cancel its live work (Stopped, answered 503 to
+    nobody) so that the worker is free at once."""
     cancel = Cancel()
     client = http.client.host if http.client is not None else ""
 
     def compute() -> tuple[Any, bool]:
-        return job.compute(), admission.share() >= 1.0
+        return work(), admission.share() >= 1.0
 
-    task = asyncio.ensure_future(http.app.state.live.run(compute, cancel, client, job.kind))
+    task = asyncio.ensure_future(pool.run(compute, cancel, client, kind))
     while True:
         done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
         if done:
@@ -147,7 +169,8 @@ def _next(request: NextRequest) -> Job:
     quick = service.on_tree(key, steps) and (request.top == 0 or service.ranked_ahead(key, steps, request.top))
     return Job(not quick, lambda: service.next_guess(key, service.check_steps(key, steps), request.top,
                                                       request.candidates, admission.budget(service.LIVE_SECONDS)),
-               "next")
+               "next", lambda: service.next_guess(key, service.check_steps(key, steps), request.top,
+                                                  request.candidates, 0.0))
 
 
 # candidates, feedback, check: the candidates narrowed and a guess checked (milliseconds, off the tree too)
@@ -185,7 +208,8 @@ def _boards_next(request: BoardsNextRequest) -> Job:
     state = service.boards_state(key, request.boards, history)
     return Job(service.boards_look_ahead(state),
                lambda: service.boards_next(key, request.boards, history, request.candidates,
-                                           admission.budget(service.BOARDS_BUDGET), state), "boards")
+                                           admission.budget(service.BOARDS_BUDGET), state), "boards",
+               lambda: service.boards_next(key, request.boards, history, request.candidates, 0.0, state))
 
 
 def _review(request: ReviewRequest) -> Job:

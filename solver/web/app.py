@@ -37,7 +37,7 @@ from solver.core.defaults import BODY_TIMEOUT
 from solver.core.search.live import Stopped
 from solver.core.server_limits import Limits
 from solver.web import service
-from solver.web.admission import Busy, LivePool
+from solver.web.admission import QUICK_QUEUE, QUICK_SECONDS, QUICK_WAIT, QUICK_WORKERS, Busy, LivePool
 from solver.web.api import router
 from solver.web.service import FieldError
 
@@ -325,6 +325,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         app = FastAPIOffline(**about, static_url=DOCS_ASSETS, redoc_url=None)
         add_redoc(app)
     app.state.live = LivePool(limits.workers, limits.queue, service.LIVE_SECONDS)
+    # the quick answers of the requests the live pool refuses (`api.Job.quick`): one more thread, briefly
+    app.state.quick = LivePool(QUICK_WORKERS, QUICK_QUEUE, QUICK_SECONDS, QUICK_WAIT)
     app.state.limits = limits
     app.include_router(router)
     app.add_exception_handler(RequestValidationError, validation_error)

@@ -249,10 +249,11 @@ class Value(BaseModel):
                                                    "when not known.")
     limit_text: str = Field(description='What the guess cannot guarantee, as shown ("cannot guarantee 6: 3 answers '
                                         'need a 7th guess"), or "".')
-    source: Literal["tree", "book", "ahead", "ranking", "search", "rule", "estimate"] = Field(description=(
+    source: Literal["tree", "book", "ahead", "ranking", "search", "played", "rule", "estimate"] = Field(description=(
         "Where the value comes from: the precomputed tree, the opener book (computed ahead), a ranking computed "
-        "ahead, the opener ranking, the live search (a proof or a strategy found, see `kind`), the plain play of "
-        "one or two answers, or the quick estimate."))
+        "ahead, the opener ranking, the live search (a proof or a strategy found, see `kind`), the solver's own "
+        "play played out live (a strategy's value), the plain play of one or two answers, or the quick "
+        "estimate."))
     source_text: str = Field(description="`source` and `kind` in words, as shown.")
 
 
@@ -312,6 +313,9 @@ class NextResponse(BaseModel):
     alternatives: list[Alternative] = Field(description="The `top` best guesses: those rated (proven, a strategy's, "
                                                        "a lower bound) by expected guesses to go, then the estimated, "
                                                        "then those not rated; the solver's guess always among them.")
+    busy: bool = Field(default=False, description=(
+        "True: the live pool was full, so this is the quick answer (the greedy rule's guess, quick estimates, "
+        "not proven), given at once rather than a 503; it is not memoised: ask again later for the full one."))
 
 
 class CandidatesResponse(BaseModel):
@@ -377,6 +381,9 @@ class BoardsNextResponse(BaseModel):
     done: bool = Field(description="Whether every board is solved.")
     guesses: int = Field(description="The guesses allowed: 5 more than the boards.")
     candidates: list[list[str]] = Field(description="The first `candidates` answers left on each board.")
+    busy: bool = Field(default=False, description=(
+        "True: the live pool was full, so this is the quick answer (the greedy rule's guess, quick estimates, "
+        "not proven), given at once rather than a 503; it is not memoised: ask again later for the full one."))
 
 
 class TreeNode(BaseModel):

@@ -366,6 +366,15 @@ def next_guess(key: Key, steps: Steps, top: int, shown: int, budget: float = LIV
             "identified": state.remaining == 1, "solved": solved, "explanation": why, "alternatives": ranked}
 
 
+def busy_answer(answer: dict[str, Any]) -> dict[str, Any]:
+    """Return a quick answer (no budget: the greedy rule, quick estimates), given because the live pool was
+    full, marked so: `busy`, and its source text saying it."""
+    out = {**answer, "busy": True}
+    if out.get("source_text"):
+        out["source_text"] = f"a quick answer, the server being busy: {out['source_text']}"
+    return out
+
+
 def source_text(state, why: dict[str, Any] | None) -> str:
     """Return where the proposed guess comes from, as the page shows it: its value's source in words
     (`ToGo.describe`) when the Why has one, else the state's source."""
