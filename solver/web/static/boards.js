@@ -182,7 +182,8 @@ export function initBoards() {
     const history = game.guesses.map((g) => ({ guess: g.word, feedback: g.marks }));
     try {
       const data = await api("POST", "/api/boards/next", { boards: count, variant: variant(), history, candidates: 0 });
-      showHint(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`);
+      showHint(`The solver would play ${data.guess} (answers left: ${data.remaining.join(", ")})`
+        + (data.busy ? "; a quick answer, the server being busy: ask again for its look-ahead" : ""));
     } catch (error) {
       showHint(error.message);
     }
