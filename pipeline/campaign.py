@@ -21,10 +21,12 @@ runs again only when given more time than it had). Tasks run in local processes 
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import math
 import shutil
+import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -36,11 +38,13 @@ import numpy as np
 from pipeline import cluster
 from pipeline.builders import game_bound
 from pipeline.builders.exact_tree import ClassResult, _load, _save
+from pipeline.builders.feedback_tables import load_table
 from pipeline.builders.greedy_tree import max_guesses, to_arrow
+from pipeline.builders.pooled_tree import sub_game
 from pipeline.plans import EXACT_PLANS, POOLED_PLANS, table_of
 from solver.core import artifacts, atomic, scoring
 from solver.core.game import Game
-from solver.core.registry import UsageError, registered
+from solver.core.registry import ON_REQUEST, UsageError, all_variants, get_game, registered
 from solver.core.search import kernel
 from solver.core.search.nodes import Nodes
 from solver.core.search.searcher import INF, Searcher, SearchOptions, Stats, lower_bound_table
@@ -251,8 +255,6 @@ def _run_class_alone(game: Game, task: Task, max_guesses: int, seconds: float, m
     """Return what a root-class task proves in a game without a full feedback table: the class's targets
     against every allowed guess as a game of its own (its table computed here), within `seconds`; a class whose
     table would pass CLASS_TABLE_BYTES keeps the one-level counting bound (timed out, nothing searched)."""
-    from pipeline.builders.pooled_tree import sub_game
-
     start = time.perf_counter()
     codes = scoring.feedback_table(game, [task.first], game.target_index)[0]
     positions = np.flatnonzero(codes == task.code)
@@ -698,8 +700,6 @@ def grow_class(game: Game, table: np.ndarray | None, first: int, code: int, resu
     proven value. Without a `table` the class's own is computed (every guess against its targets)."""
     options = SearchOptions(mode="prove", max_guesses=max_guesses, memo_bits=memo_bits)
     if table is None:  # no full table (cards n4): the class against every guess as a game of its own
-        from pipeline.builders.pooled_tree import sub_game
-
         codes = scoring.feedback_table(game, [first], game.target_index)[0]
         small = sub_game(game, np.arange(game.n_guesses), game.target_index[np.flatnonzero(codes == code)])
         searcher = _searcher(small, scoring.feedback_table(small), options)
@@ -913,13 +913,6 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m pipeline.campaign apply [GAME[/VARIANT]]...`: bring the committed trees (default: every
     variant with a tree, those built on request included) up to their campaigns (`apply`), as `make tables`
     does after its builds."""
-    import argparse
-    import sys
-
-    from pipeline.builders.feedback_tables import load_table
-    from pipeline.plans import table_of
-    from solver.core.registry import ON_REQUEST, all_variants, get_game
-
     parser = argparse.ArgumentParser(prog="python -m pipeline.campaign", description=main.__doc__)
     parser.add_argument("action", choices=["apply"])
     parser.add_argument("variants", nargs="*", metavar="GAME[/VARIANT]")

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,9 +22,8 @@ DEDUCE = [sys.executable, "-c", "from solver.cli.resident import main; main()"] 
 START_SECONDS = 120  # a resident's warm-up: about 2 s of CPU measured, far more on a busy machine
 
 
-def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    run = tmp_path / "run"
-    run.mkdir(mode=0o700, exist_ok=True)
+def _env(run: Path, **extra: str) -> dict[str, str]:
+    os.chmod(run, 0o700)
     env = {**os.environ, "DEDUCE_RESIDENT": "1", "XDG_RUNTIME_DIR": str(run), resident.IDLE_ENV: "120", **extra}
     env.pop("CI", None)
     return env
@@ -72,17 +72,29 @@ def _ended(pid: int | None, seconds: float = 30) -> bool:
     return pid is None
 
 
+def _short_folder():
+    """A folder for a resident's socket: pytest's temporary paths can pass a Unix socket's length limit."""
+    return tempfile.TemporaryDirectory(prefix="dr-", dir="/tmp")
+
+
+@pytest.fixture
+def run_folder():
+    with _short_folder() as folder:
+        yield Path(folder)
+
+
 @pytest.fixture(scope="module")
-def started(tmp_path_factory):
+def started():
     """The environment of a serving resident, shared by the module's tests (ended after them)."""
-    env = _env(tmp_path_factory.mktemp("resident"))
-    _started(env)
-    yield env
-    pid = _pid(env)
-    if pid is not None and not _ended(pid, 0):
-        os.kill(pid, signal.SIGTERM)
-        assert _ended(pid), "the resident did not end on SIGTERM"
-    assert not _paths(env)["sock"].exists()
+    with _short_folder() as folder:
+        env = _env(Path(folder))
+        _started(env)
+        yield env
+        pid = _pid(env)
+        if pid is not None and not _ended(pid, 0):
+            os.kill(pid, signal.SIGTERM)
+            assert _ended(pid), "the resident did not end on SIGTERM"
+        assert not _paths(env)["sock"].exists()
 
 
 def test_only_the_reading_commands_go_to_a_resident_and_only_when_asked_or_at_a_terminal():
@@ -141,12 +153,12 @@ def test_ctrl_c_at_the_caller_ends_the_command_with_status_130(started):
     assert after.returncode == 0 and _served(started) == before + 2
 
 
-def test_changed_files_end_the_resident_and_the_command_runs_in_place(tmp_path):
+def test_changed_files_end_the_resident_and_the_command_runs_in_place(tmp_path, run_folder):
     folder = tmp_path / "artifacts"
     folder.mkdir()
     for path in artifacts.search_dirs()[0].glob("*.parquet"):
         (folder / path.name).symlink_to(path)
-    env = _env(tmp_path, DEDUCE_ARTIFACTS=str(folder))
+    env = _env(run_folder, DEDUCE_ARTIFACTS=str(folder))
     _started(env)
     pid = _pid(env)
     shutil.copy(folder / "tree-mastermind-default.parquet", folder / "tree-mastermind-copy.parquet")
@@ -157,8 +169,17 @@ def test_changed_files_end_the_resident_and_the_command_runs_in_place(tmp_path):
     assert not _paths(env)["sock"].exists()
 
 
-def test_an_idle_resident_ends(tmp_path):
-    env = _env(tmp_path, **{resident.IDLE_ENV: "1"})
+def test_an_idle_resident_ends(run_folder):
+    env = _env(run_folder, **{resident.IDLE_ENV: "1"})
     _started(env)
     assert _ended(_pid(env)), "an idle resident did not end"
     assert not _paths(env)["sock"].exists()
+
+
+def test_a_folder_too_deep_for_a_socket_runs_commands_in_place(tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    env = _env(deep)
+    done = deduce(env, "hint", "wordle", "CRANE=RYRGR")
+    assert done.returncode == 0 and done.stdout, done.stderr
+    assert not (deep / "deduce").exists() or not list((deep / "deduce").iterdir())  # none started

@@ -56,6 +56,7 @@ VOLATILE = frozenset({"_", "PWD", "OLDPWD", "COLUMNS", "LINES", "SHLVL"})  # dif
 HANDSHAKE_SECONDS = 5.0  # a resident that has not started the command by then is left alone
 MAX_REQUEST = 1 << 22  # bytes: the command line, its folder and environment
 REFUSAL_SECONDS = 3600.0  # a resident that could not start is not tried again for this long
+MAX_SOCKET_PATH = 100  # bytes: a Unix socket's path is at most 107 on Linux, 103 on macOS
 PACKAGE = Path(__file__).resolve().parents[1]  # the solver package: its sources decide whether a resident is stale
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,8 @@ def forward(argv: list[str]) -> int | None:
         paths = _paths(folder(), key())
         cwd = os.getcwd()
     except OSError:
+        return None
+    if len(os.fsencode(paths["sock"])) > MAX_SOCKET_PATH:  # a folder too deep for a socket: none
         return None
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.settimeout(HANDSHAKE_SECONDS)
@@ -353,7 +356,12 @@ class Resident:
         self.paths["refused"].unlink(missing_ok=True)
         self.socket_path.unlink(missing_ok=True)  # a resident that died left it: the lock says none serves
         try:
-            self.listener.bind(str(self.socket_path))
+            try:
+                self.listener.bind(str(self.socket_path))
+            except OSError as err:
+                self.paths["refused"].write_text(f"{err}\n")
+                log.warning("not serving: %s", err)
+                return
             self.bound = os.stat(self.socket_path).st_ino
             os.chmod(self.socket_path, 0o600)
             self.listener.listen(16)
