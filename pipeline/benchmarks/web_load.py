@@ -6,8 +6,9 @@ MIX (fixed seed, fresh histories: nothing memoised), and wait THINK seconds betw
 Retry-After after a 503, at most DEADLINE): answers the tree or a check gives at once (`tree`, `check`,
 `feedback`) and live work (`next`: an off-tree guess of one of NEXT_GAMES, Wordle's with `top` 5 as the
 coach asks; `review`: a Wordle game; `dordle`: /api/boards/next after a first guess). Printed per kind: sent,
-served (200), refused (503), other statuses, and the seconds of the served (median, p99, max); for the live
-kinds together the share served and the p99; the slowest answer or refusal of any kind; the server's
+served (200; of them, the quick answers the live pool's refusal gave, marked `busy`), refused (503), other
+statuses, and the seconds of the served (median, p99, max); for the live kinds together the share served
+(quick and full) and the p99; the slowest answer or refusal of any kind; the server's
 resident memory (`ps`, with any children) after start, at its peak (sampled every 0.2 s) and idle
 IDLE_AFTER seconds after the load. The goals (docs, "The web page"): every request answered or refused
 within DEADLINE, half the live requests served with p99 within 5 s, peak within 1 GB, idle within 1.3 times
@@ -46,6 +47,7 @@ class Outcome:
 
     results: list[tuple[str, int | str, float]] = field(default_factory=list)
     seconds: float = 0.0
+    quick: dict[str, int] = field(default_factory=dict)  # kind -> answers served as quick ones (`busy`)
 
     def of(self, kinds) -> list[tuple[str, int | str, float]]:
         return [r for r in self.results if r[0] in kinds]
@@ -71,11 +73,14 @@ class Outcome:
             timing = (f"median {quantile(served, 0.5):.2f} s, p99 {quantile(served, 0.99):.2f} s, "
                       f"max {max(served):.2f} s"
                       if served else "none served")
-            out.append(f"{kind}: {len(rows)} sent, {len(served)} served ({timing}), {statuses.get(503, 0)} refused 503"
-                       + (f", other {others}" if others else ""))
+            quick = f" ({self.quick[kind]} of them quick answers, the pool being full)" if self.quick.get(kind) else ""
+            out.append(f"{kind}: {len(rows)} sent, {len(served)} served{quick} ({timing}), {statuses.get(503, 0)} "
+                       f"refused 503" + (f", other {others}" if others else ""))
         live, served = self.of(LIVE), self.served(LIVE)
         share = len(served) / len(live) if live else 0.0
-        out.append(f"live (next, review, dordle): {len(served)} of {len(live)} served ({share:.0%}), p99 "
+        quick = sum(self.quick.values())
+        out.append(f"live (next, review, dordle): {len(served)} of {len(live)} served ({share:.0%}; {quick} quick "
+                   f"answers, {len(served) - quick} full), p99 "
                    + (f"{quantile(served, 0.99):.2f} s" if served else "-")
                    + f"; slowest answer or refusal of any kind {self.slowest():.2f} s")
         return out
@@ -151,6 +156,8 @@ async def _client(url: str, bodies: Bodies, stop: float, outcome: Outcome, rng: 
             except httpx.HTTPError as err:
                 status, response = type(err).__name__, None
             outcome.results.append((kind, status, time.perf_counter() - began))
+            if status == 200 and kind in LIVE and response.json().get("busy"):
+                outcome.quick[kind] = outcome.quick.get(kind, 0) + 1
             wait = rng.uniform(*THINK)
             if status == 503 and response is not None:
                 wait = min(float(response.headers.get("retry-after", wait)), DEADLINE)
