@@ -161,9 +161,9 @@ def test_the_package_face_loads_what_it_names_when_named():
             "import solver.games.wordle as home; from solver.core.runtime import Solver; "
             "from solver.analysis.explain import explain; "
             "print(light, wordle is home, solver.Solver is Solver, solver.explain is explain, "
-            "generic.from_function.__module__)")
+            "generic.__name__, generic.from_function.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["True", "True", "True", "True", "solver.games.generic"]
+    assert out == ["True", "True", "True", "True", "solver.games.generic", "solver.games.tabulation"]
     with pytest.raises(AttributeError):
         solver.no_such_name  # noqa: B018
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from solver.cli.main import app
 from solver.core import artifacts
 from solver.core.runtime import Solver, State
-from solver.games import generic, mastermind, wordle
+from solver.games import mastermind, tabulation, wordle
 from solver.games.generic import Mark, from_function, score_bulls_cows, score_wordle
 from solver.games.wordlists import WordListError, read_word_list
 from solver.wordle_program.program import run as run_wordle
@@ -124,7 +124,7 @@ def _reference_wordle(secret, guess):
 
 
 def test_long_sequences_are_scored_in_blocks_of_bounded_memory(monkeypatch):
-    monkeypatch.setattr(generic, "BLOCK_BYTES", 4 << 20, raising=False)
+    monkeypatch.setattr(tabulation, "BLOCK_BYTES", 4 << 20, raising=False)
     rng = random.Random(3)
     items = [tuple(rng.randrange(50) for _ in range(2000)) for _ in range(12)]
     tracemalloc.start()
@@ -140,10 +140,11 @@ def test_long_sequences_are_scored_in_blocks_of_bounded_memory(monkeypatch):
 
 
 def test_a_pair_larger_than_a_block_is_refused_naming_the_limits(monkeypatch):
-    monkeypatch.setattr(generic, "BLOCK_BYTES", 10_000, raising=False)
+    monkeypatch.setattr(tabulation, "BLOCK_BYTES", 10_000, raising=False)
     items = [tuple(range(k, k + 300)) for k in range(3)]
     for scoring in (score_wordle, score_bulls_cows):
-        with pytest.raises(ValueError, match=r"300 tokens .* per pair .* of a block \(generic.BLOCK_BYTES\)"):
+        with pytest.raises(ValueError, match=r"300 tokens .* per pair .* of a block "
+                                             r"\(solver.games.tabulation.BLOCK_BYTES\)"):
             from_function(items, None, scoring, cache=False)
 
 

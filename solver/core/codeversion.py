@@ -5,7 +5,7 @@ game (its fingerprint: the word lists and the rule's source) by the same code. "
 `code_version()`: ``FORMAT-<12 hex digits>``, the first 12 hex digits of a sha256 over
 
 * the rules: the game modules of `solver/games/` that define ``make_rule``, `wordlists.py` and
-  `generic.py`;
+  the generic game's (`generic.py`, `generic_scores.py`, `tabulation.py`);
 * `solver/core/`: `game.py`, `scoring.py`, `strategy.py`, `symmetry.py` and `search/*.py` but the
   runtime's live search (`live.py`, and its look-ahead `shortlist.py`) and the interruption of a
   search (`watch.py`);
@@ -42,13 +42,14 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder holding the packages so
 
 # (folder under ROOT, glob): every match is hashed, except the game modules without a rule
 PYTHON_SOURCES = (
-    ("solver/games", "*.py"),  # the game modules that define make_rule, wordlists.py, generic.py
+    ("solver/games", "*.py"),  # the game modules that define make_rule, wordlists.py, the generic game's
     ("solver/core", "game.py"), ("solver/core", "scoring.py"), ("solver/core", "strategy.py"),
     ("solver/core", "symmetry.py"), ("solver/core/search", "*.py"),
     ("pipeline/builders", "*.py"), ("pipeline", "plans.py"),
 )
 GAMES = "solver/games"
-ALWAYS_RULES = ("wordlists.py", "generic.py")  # of GAMES: hashed though they define no make_rule
+# of GAMES: hashed though they define no make_rule
+ALWAYS_RULES = ("wordlists.py", "generic.py", "generic_scores.py", "tabulation.py")
 # the runtime's live search, a search's interruption, the opener comparisons' reports: they make no artifact
 NOT_HASHED = ("solver/core/search/live.py", "solver/core/search/shortlist.py", "solver/core/search/watch.py",
               "pipeline/builders/opener_screen.py", "pipeline/builders/opener_builds.py")

