@@ -182,6 +182,34 @@ def test_a_refused_guess_gets_the_quick_answer_and_a_review_a_503(monkeypatch):
     assert full.status_code == 200 and not full.json()["busy"], full.text  # computed now: the quick one was not kept
 
 
+def test_the_kept_sub_games_are_dropped_once_the_pool_stays_idle(monkeypatch):
+    """A live pool that releases when idle drops the live search's kept sub-games IDLE_RELEASE seconds after
+    its last computation, not while one runs; a pool that does not (the quick lane) has no such thread."""
+    monkeypatch.setattr(admission, "IDLE_RELEASE", 0.2)
+    drops = []  # (thread, when): the pools of other tests' apps release too, each in a thread of its own
+    monkeypatch.setattr(admission, "drop_kept_subgames", lambda: drops.append((threading.current_thread().name,
+                                                                                time.monotonic())) or 1)
+    pool, keeping = admission.LivePool(1, 0, release_when_idle=True), admission.LivePool(1, 0)
+    mine = f"deduce-live-idle-{id(pool):x}"
+    ran = []
+
+    def compute():
+        ran.append(time.monotonic())
+        time.sleep(0.4)  # longer than IDLE_RELEASE: nothing is dropped while a computation runs
+        ran.append(time.monotonic())
+
+    async def run():
+        await pool.run(compute)
+
+    asyncio.run(run())
+    deadline = time.monotonic() + 5
+    while not any(name == mine for name, _ in drops) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    when = [at for name, at in drops if name == mine]
+    assert len(when) == 1 and when[0] >= ran[1] + 0.15, (when, ran)
+    assert not any("idle" in thread.name for thread in keeping._threads)
+
+
 def test_every_source_of_a_value_is_one_the_api_describes():
     """Each source a value can have (`solver.analysis.values`) is one of the API's (a value played out live
     was answered 500 before: its source was missing from the schema)."""

@@ -22,7 +22,9 @@ The pool also keeps the server's resident memory down on glibc (`Heap`): at most
 arenas (each thread would get its own, up to 8 a core, each keeping the memory its frees left), and the
 free memory at the top of the heap handed back to the system (`malloc_trim`) whenever the pool falls
 idle: a live computation's tables are hundreds of MB at their peak, and the allocator keeps them
-otherwise. Measured by `make bench` (`servemem`).
+otherwise. The server's live pool (`release_when_idle`) also drops the sub-games the live search keeps
+(up to 80 MB of tables, `solver.core.search.live.SEARCHER_BYTES`) once it has been idle IDLE_RELEASE
+seconds: after a burst the server goes back near its size at start. Measured by `make bench` (`servemem`).
 
 The pool's limits (`solver.core.server_limits.Limits`, shared with `deduce serve`) are read from the
 DEDUCE_WEB_* variables (`Limits.from_env`), where `deduce serve` puts its options, so that
@@ -42,13 +44,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.core.search.live import Cancel, Stopped
+from solver.core.search.live import Cancel, Stopped, drop_kept_subgames
 
 SMOOTHING = 0.2  # weight of the last computation's seconds in the running mean of its kind (its price)
 MAX_WAIT = 5.0  # seconds: no request is admitted to wait longer than this for a worker, nor kept waiting longer
 SHARES = (1.0, 0.5, 0.25, 0.125)  # of the budget a computation gets as requests wait behind it (`share`)
 USAGE_HALF_LIFE = 30.0  # seconds: how fast a client's record of live work fades (the fair share's memory)
 REFUSED_HALF_LIFE = 10.0  # seconds: how fast the count of requests refused lately fades (the load's memory)
+IDLE_RELEASE = 3.0  # seconds idle after which the live pool drops the kept sub-games (`release_when_idle`)
 HEAP_ARENAS = 2  # glibc malloc arenas of the server (M_ARENA_MAX)
 # the quick lane: a pool of its own for the quick answers (no budget: the greedy rule) of the live requests
 # this pool refuses (a guess, several boards); its own refusals are the 503s
@@ -131,7 +134,8 @@ class LivePool:
     once. A computation counts until it ends, even when the request that asked for it has gone (its
     thread cannot be stopped), so the bound holds for the CPU."""
 
-    def __init__(self, workers: int, queue: int, seconds: float = 1.0, max_wait: float = MAX_WAIT):
+    def __init__(self, workers: int, queue: int, seconds: float = 1.0, max_wait: float = MAX_WAIT,
+                 release_when_idle: bool = False):
         self.workers, self.queue, self.max_wait = workers, queue, max_wait
         self.seconds = seconds  # a computation's price before any of its kind has run (the solvers' budget)
         self._prices: dict[str, float] = {}  # kind -> running mean of seconds
@@ -140,11 +144,17 @@ class LivePool:
         self._running: set[_Job] = set()
         self._order = itertools.count()
         self._refused = (0.0, time.monotonic())  # (requests refused lately, when last updated)
-        self._ready = threading.Condition()
+        lock = threading.RLock()
+        self._ready = threading.Condition(lock)  # a job came, for the workers
+        self._fell_idle = threading.Condition(lock)  # the pool fell idle, for `_release_when_idle`
         self._heap = Heap()
         self._heap.limit_arenas(HEAP_ARENAS)  # before the pool's threads exist
         self._threads = [threading.Thread(target=self._work, name=f"deduce-live-{i}", daemon=True)
                          for i in range(workers)]
+        self._idle_since: float | None = None  # when the pool last fell idle (None: busy, or released since)
+        if release_when_idle:
+            self._threads.append(threading.Thread(target=self._release_when_idle, daemon=True,
+                                                  name=f"deduce-live-idle-{id(self):x}"))
         for thread in self._threads:
             thread.start()
 
@@ -234,6 +244,21 @@ class LivePool:
                 self._running.add(job)
                 return job
 
+    def _release_when_idle(self) -> None:
+        """Drop the kept sub-games and hand the memory back once the pool has stayed idle IDLE_RELEASE seconds
+        (a burst's tables would otherwise stay with the server until the next burst)."""
+        while True:
+            with self._ready:
+                while True:
+                    idle = not self._running and not self._waiting and self._idle_since is not None
+                    left = IDLE_RELEASE - (time.monotonic() - self._idle_since) if idle else None
+                    if left is not None and left <= 0:
+                        self._idle_since = None
+                        break
+                    self._fell_idle.wait(left)
+            if drop_kept_subgames():
+                self._heap.trim()
+
     def _work(self) -> None:
         while True:
             with self._ready:
@@ -265,3 +290,6 @@ class LivePool:
             del job, outcome
             if idle:
                 self._heap.trim()
+                with self._ready:
+                    self._idle_since = time.monotonic()
+                    self._fell_idle.notify()

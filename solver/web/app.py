@@ -324,7 +324,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     else:
         app = FastAPIOffline(**about, static_url=DOCS_ASSETS, redoc_url=None)
         add_redoc(app)
-    app.state.live = LivePool(limits.workers, limits.queue, service.LIVE_SECONDS)
+    app.state.live = LivePool(limits.workers, limits.queue, service.LIVE_SECONDS, release_when_idle=True)
     # the quick answers of the requests the live pool refuses (`api.Job.quick`): one more thread, briefly
     app.state.quick = LivePool(QUICK_WORKERS, QUICK_QUEUE, QUICK_SECONDS, QUICK_WAIT)
     app.state.limits = limits

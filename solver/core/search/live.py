@@ -706,3 +706,13 @@ _SUBGAMES: LRUCache[tuple[int, bytes], _SubGame] = _KeptSubGames(maxsize=SEARCHE
                                                                   getsizeof=lambda sub: sub.nbytes)
 _TOKENS = itertools.count()
 _SUBGAMES_LOCK = threading.Lock()
+
+
+def drop_kept_subgames() -> int:
+    """Drop every kept sub-game (a server fallen idle: what they held goes back to the system with the next
+    `release_freed_memory`, and a later state builds its table again); return how many were kept."""
+    with _SUBGAMES_LOCK:
+        count = len(_SUBGAMES)
+        _SUBGAMES.clear()
+        _SUBGAMES.dropped = False
+    return count
