@@ -257,7 +257,7 @@ class Value(BaseModel):
     source_text: str = Field(description="`source` and `kind` in words, as shown.")
 
 
-class Explanation(BaseModel):
+class ExplanationOut(BaseModel):
     """Why the proposed guess: how its feedback splits the candidates, and the guesses it leads to."""
 
     groups: list[int] = Field(description="Sizes of the groups of candidates by feedback, largest first.")
@@ -309,7 +309,7 @@ class NextResponse(BaseModel):
     candidates: list[str] = Field(description="The answers still possible (at most `candidates` of them).")
     identified: bool = Field(description="Whether one answer is left.")
     solved: bool = Field(description="Whether the last feedback was the win.")
-    explanation: Union[Explanation, None] = Field(description="Why the guess (null once solved).")
+    explanation: Union[ExplanationOut, None] = Field(description="Why the guess (null once solved).")
     alternatives: list[Alternative] = Field(description="The `top` best guesses: those rated (proven, a strategy's, "
                                                        "a lower bound) by expected guesses to go, then the estimated, "
                                                        "then those not rated; the solver's guess always among them.")
