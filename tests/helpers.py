@@ -71,6 +71,30 @@ def play_lines(argv: list[str], stdin: str = "", interactive: bool = False) -> t
     return status, out.getvalue(), err.getvalue()
 
 
+def held_pool_app(monkeypatch, patience: float):
+    """Return (app, release, started): a web app with one live worker and no queue, whose off-tree Mastermind
+    /api/next computation holds the worker (`started` set) until `release` is set (at most `patience` s)."""
+    import threading
+
+    from solver.web import api, service
+    from solver.web.app import create_app
+
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
+    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "0")
+    app = create_app()
+    real, release, started = service.next_guess, threading.Event(), threading.Event()
+
+    def held(key, steps, top, shown, *budget):
+        if key[0] == "mastermind":
+            started.set()
+            release.wait(patience)
+        return real(key, steps, top, shown, *budget)
+
+    monkeypatch.setattr(service, "next_guess", held)
+    api.answers._items.clear()
+    return app, release, started
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """Return a TCP port of `host` that nothing listens on (the system's choice, released at once)."""
     with socket.socket() as sock:

@@ -20,7 +20,7 @@ from solver.core.runtime import Solver
 from solver.core.search.live import Cancel, ExactLive, Stopped, check_running
 from solver.web import admission, api, service
 from solver.web.app import create_app
-from tests.helpers import assert_json_error
+from tests.helpers import assert_json_error, held_pool_app
 
 LIVE_CLIENTS = 40  # as many as the thread pool that answered everything before had threads
 PATIENCE = 30.0  # seconds a held live computation waits to be let go: only reached when tree answers wait for it
@@ -134,19 +134,7 @@ def test_a_refused_guess_gets_the_quick_answer_and_a_review_a_503(monkeypatch):
     """With the live pool full (one worker held, no queue), an off-tree guess is answered at once by the
     greedy rule, marked `busy` and not proven, and is not memoised: asked again once the pool is free, it
     gets the full answer. A review has no quick answer: 503 with Retry-After. The quick lane full too: 503."""
-    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
-    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "0")
-    app = create_app()
-    real, release, started = service.next_guess, threading.Event(), threading.Event()
-
-    def held(key, steps, top, shown, *budget):  # the one mastermind request holds the worker
-        if key[0] == "mastermind":
-            started.set()
-            release.wait(PATIENCE)
-        return real(key, steps, top, shown, *budget)
-
-    monkeypatch.setattr(service, "next_guess", held)
-    api.answers._items.clear()
+    app, release, started = held_pool_app(monkeypatch, PATIENCE)  # the one mastermind request holds the worker
     guess = {"game": "wordle", "history": [{"guess": "QAJAQ", "feedback": "RRRRR"}], "top": 3}
     review = {"game": "wordle", "guesses": ["QAJAQ", "CRANE"], "answer": "CRANE"}
 

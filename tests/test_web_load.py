@@ -19,35 +19,16 @@ httpx = pytest.importorskip("httpx")
 from solver.core.registry import get_game
 from solver.games.boards import Boards, greedy_order
 from solver.web import admission, api, service
-from solver.web.app import create_app
+from tests.helpers import held_pool_app
 
 PATIENCE = 60.0  # seconds a held computation waits for its release: far past any test's need
-
-
-def _held_pool_app(monkeypatch):
-    """Return (app, release, started): one live worker, no queue, and an off-tree Mastermind /api/next body
-    whose computation holds the worker until `release` is set."""
-    monkeypatch.setenv("DEDUCE_WEB_LIVE_WORKERS", "1")
-    monkeypatch.setenv("DEDUCE_WEB_LIVE_QUEUE", "0")
-    app = create_app()
-    real, release, started = service.next_guess, threading.Event(), threading.Event()
-
-    def held(key, steps, top, shown, *budget):
-        if key[0] == "mastermind":
-            started.set()
-            release.wait(PATIENCE)
-        return real(key, steps, top, shown, *budget)
-
-    monkeypatch.setattr(service, "next_guess", held)
-    api.answers._items.clear()
-    return app, release, started
 
 
 def test_checks_off_the_tree_never_wait_for_live_work(monkeypatch):
     """With the one live worker held and no queue, an off-tree /api/check, /api/feedback and /api/candidates
     are answered at once (they only narrow the candidates and check a guess), while another live request gets
     the quick answer, marked busy (before: the three were sent to the live pool and refused too)."""
-    app, release, started = _held_pool_app(monkeypatch)
+    app, release, started = held_pool_app(monkeypatch, PATIENCE)
     history = [{"guess": "CRANE", "feedback": "RRRRR"}]
 
     async def scenario():
