@@ -67,7 +67,7 @@ PINNED = {
     # optimal: published by Tanaka (1996), proven again by this project's search (one first guess up to symmetry)
     ("bulls", "default"): (26274, 7),
     # upper bound: top-32 search from A1 A3 H1, its root class 0,0,3 replaced by the campaign's proven subtree
-    # (820; lower bound 22365 for that opener by the campaign, 20861 for the game)
+    # (820; lower bound 22529 for that opener by the campaign, 20861 for the game)
     ("battleship", "default"): (22858, 7),
     # optimal: this project's proofs (no optimum is published)
     ("cards", "n1"): (180, 4),
