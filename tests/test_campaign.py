@@ -153,3 +153,16 @@ def test_the_command_line_runs_a_campaign_and_refuses_bad_options(tmp_path, monk
     assert_error(invoke("prove", "cards", "--cutoff", "5"), "--cutoff needs --every-opener", 2)
     assert_error(invoke("prove", "cards", "--every-opener", "--opener", "AS"), "--opener is for one opener", 2)
     assert_error(invoke("prove", "cards", "--variant", "n1", "--opener", "ZZ"), "ZZ")
+
+
+def test_the_command_line_runs_only_the_tasks_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEDUCE_ARTIFACTS", str(tmp_path))
+    game = cards.game(1)
+    names = [t.name for t in campaign.opener_tasks(game, None, game.index_of("AS"), {})]
+    chosen = names[-2:]
+    args = ["prove", "cards", "--variant", "n1", "--opener", "AS", "--seconds-per-task", "30", "--jobs", "1"]
+    result = invoke(*args, *[part for name in chosen for part in ("--task", name)])
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "campaign-cards-n1-opener.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["task"] for line in lines[1:]) == sorted(chosen)
+    assert_error(invoke(*args, "--task", "9,9"), "no task 9,9 in the opener campaign of cards-n1", 2)

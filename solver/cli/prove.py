@@ -32,6 +32,10 @@ def prove(
     sample: Annotated[Optional[int], typer.Option(
         "--sample", metavar="N", min=1, show_default=False,
         help="Run only N tasks spread over the campaign (to measure the cost of the rest).")] = None,
+    tasks_named: Annotated[Optional[list[str]], typer.Option(
+        "--task", metavar="NAME", show_default=False,
+        help="Run only this task (repeatable): a class's feedback as 0,0,1 or a first guess as 'A1 A2 A3'; "
+             "the report names them.")] = None,
     jobs: Jobs = 2,
     backend: BackendName = "local",
     scheduler: Scheduler = None,
@@ -68,6 +72,7 @@ def prove(
 
         with open_backend(backend, scheduler, jobs) as place:
             result, tasks = campaign.run(chosen, kind, row, seconds, place.jobs_for(jobs), cutoff=cutoff,
-                                         count=sample, on_progress=show)
+                                         count=sample, on_progress=show,
+                                         only=tuple(tasks_named) if tasks_named else None)
         for line in campaign.report(chosen, result, tasks):
             typer.echo(line)
