@@ -11,7 +11,9 @@ Two kinds of campaign (`deduce prove GAME`):
   the total of any tree opening with it, cut off at the best known total (the tree's): each of its
   classes starts at the two-level counting bound and is then proven, smallest first, against what the
   cut-off leaves it, while the task's time lasts. A first guess whose bound reaches the cut-off cannot
-  beat the tree; the least bound over every first guess bounds the game's optimum from below.
+  beat the tree; the least bound over every first guess bounds the game's optimum from below. A cut-off
+  below the best total (`--cutoff`: the tree's total / 1.01) is a goal: each first guess stops once its
+  bound reaches it, and a whole pass bounds the game within that share of the tree.
 
 Each finished task is one line of a JSON-lines checkpoint, `artifacts/campaign-GAME-VARIANT-KIND.jsonl`
 (its first line says what the campaign is: game, fingerprint, opener, guesses, cut-off), rewritten
@@ -96,7 +98,7 @@ class Campaign:
     kind: str
     max_guesses: int
     opener: str | None  # opener campaigns: the first guess
-    cutoff: int | None  # game campaigns: the best known total
+    cutoff: int | None  # game campaigns: the total each bound is raised to (the best known, or a goal below)
     results: dict[str, Result] = field(default_factory=dict)
 
     def header(self) -> dict:
@@ -628,7 +630,7 @@ def report(game: Game, campaign: Campaign, tasks: list[Task]) -> list[str]:
         lines.append(f"optimal: {best.lower} (average {best.lower / game.n_targets:.4f}), proven over every first "
                      f"guess (opening {best.task})")
         return lines
-    cut = f"; the best known total {s.upper} is within {(s.upper - s.lower) / s.lower:.2%} of optimal" \
+    cut = f"; a tree of {s.upper}, the cut-off, would be within {(s.upper - s.lower) / s.lower:.2%} of optimal" \
         if s.upper and s.lower else ""
     lines.append(f"the game's optimum is at least {s.lower} (average {s.lower / game.n_targets:.4f}: the least bound "
                  f"over every first guess, at {s.best}; {s.settled} of {s.tasks} first guesses settled{cut})")
