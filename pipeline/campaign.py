@@ -17,7 +17,7 @@ Two kinds of campaign (`deduce prove GAME`):
 
 Each finished task is one line of a JSON-lines checkpoint, `artifacts/campaign-GAME-VARIANT-KIND.jsonl`
 (its first line says what the campaign is: game, fingerprint, opener, guesses, cut-off), rewritten
-atomically after every task: a run stopped and started again skips what is there (a task that timed out
+atomically after every task, merged under a lock with what another run of the same campaign wrote: a run stopped and started again skips what is there (a task that timed out
 runs again only when given more time than it had). Tasks run in local processes or on Dask
 (`pipeline.cluster`); results come back to this process, which alone writes the file.
 """
@@ -31,7 +31,7 @@ import shutil
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -135,10 +135,25 @@ def load(path: Path, expected: Campaign) -> Campaign:
 
 
 def save(path: Path, campaign: Campaign, order: list[str]) -> None:
-    """Write the campaign's header and results (in task order) to `path` atomically."""
-    rows = [campaign.results[name] for name in order if name in campaign.results]
-    text = "\n".join([json.dumps(campaign.header())] + [json.dumps(asdict(row)) for row in rows]) + "\n"
-    atomic.write_text(path, text, parents=True)
+    """Write the campaign's header and results (in task order) to `path` atomically, merged under a lock
+    with what another run of the same campaign wrote there meanwhile (each task's stronger result kept:
+    `campaign.results` gains theirs); UsageError when another campaign has taken the file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic.locked(path):
+        on_disk = load(path, replace(campaign, results={}))
+        for name, theirs in on_disk.results.items():
+            ours = campaign.results.get(name)
+            if ours is None or _strength(theirs) > _strength(ours):
+                campaign.results[name] = theirs
+        rows = [campaign.results[name] for name in order if name in campaign.results]
+        text = "\n".join([json.dumps(campaign.header())] + [json.dumps(asdict(row)) for row in rows]) + "\n"
+        atomic.write_text(path, text, parents=True)
+
+
+def _strength(result: Result) -> tuple[bool, float, int]:
+    """Return how much a task's result settles, to keep the stronger of two: settled first, then the longer
+    time limit, then the higher bound."""
+    return result.status in SETTLED, result.limit, result.lower
 
 
 # -- the search, within a deadline ---------------------------------------------------------------

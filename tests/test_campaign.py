@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -166,3 +167,29 @@ def test_the_command_line_runs_only_the_tasks_named(tmp_path, monkeypatch):
     lines = (tmp_path / "campaign-cards-n1-opener.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["task"] for line in lines[1:]) == sorted(chosen)
     assert_error(invoke(*args, "--task", "9,9"), "no task 9,9 in the opener campaign of cards-n1", 2)
+
+
+def test_two_runs_writing_one_checkpoint_keep_each_others_results(tmp_path):
+    game, guesses = SMALL[1]
+    table = scoring.feedback_table(game)
+    tasks = campaign.game_tasks(game, None)
+    first, second = tasks[0].name, tasks[-1].name
+    path = campaign.checkpoint_path(game, "game", tmp_path)
+
+    def another_run_finishes(progress: campaign.Progress) -> None:
+        if progress.done == 1:  # meanwhile another run of the same campaign saved the last task
+            campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                         only=(second,))
+
+    result, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                             only=(first, tasks[1].name), on_progress=another_run_finishes)
+    written = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
+    assert sorted(written) == sorted([first, tasks[1].name, second])
+    assert set(result.results) == set(written)
+    # a stronger result on disk is kept over a weaker one in memory
+    stronger = result.results[second]
+    weaker = replace(stronger, status="timed out", limit=0.5, lower=0, value=None)
+    mine = replace(result, results={second: weaker})
+    campaign.save(path, mine, [t.name for t in tasks])
+    assert mine.results[second] == stronger
+    assert not list(tmp_path.glob(".*.lock"))
