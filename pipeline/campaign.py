@@ -17,9 +17,10 @@ Two kinds of campaign (`deduce prove GAME`):
 
 Each finished task is one line of a JSON-lines checkpoint, `artifacts/campaign-GAME-VARIANT-KIND.jsonl`
 (its first line says what the campaign is: game, fingerprint, opener, guesses, cut-off), rewritten
-atomically after every task, merged under a lock with what another run of the same campaign wrote: a run stopped and started again skips what is there (a task that timed out
-runs again only when given more time than it had). Tasks run in local processes or on Dask
-(`pipeline.cluster`); results come back to this process, which alone writes the file.
+atomically after every task: a run stopped and started again skips what is there (a task that timed
+out runs again only when given more time than it had). Tasks run in local processes or on Dask
+(`pipeline.cluster`); results come back to the run's own process, which writes the file, merged under
+a lock with what another run of the same campaign wrote there meanwhile.
 """
 from __future__ import annotations
 
