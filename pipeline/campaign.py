@@ -904,7 +904,9 @@ def apply(game: Game, load_table: Callable[[], np.ndarray] | None = None, folder
     nodes = graft(table_arrow, grown) if grown else None
     total = int(nodes.subtree[0]) if nodes is not None else int(meta["total_guesses"])
     new_classes = {code: (better[code].value if code in better else value) for code, value in classes.items()}
-    fields = tree_metadata(game, meta, total, findings, new_classes, names or _grafted(meta), folder)
+    again = {name.split(" ")[0] for name in names}  # a class grafted anew replaces its earlier entry
+    grafted = [entry for entry in _grafted(meta) if entry.split(" ")[0] not in again] + names
+    fields = tree_metadata(game, meta, total, findings, new_classes, grafted, folder)
     if nodes is None and not force and all(meta.get(k) == v for k, v in fields.items()):
         return False, []
     keep = {k: v for k, v in meta.items() if k not in artifacts.AUTO_METADATA and k not in fields}

@@ -66,6 +66,29 @@ def test_a_campaign_grafts_its_better_classes_and_records_the_proof(tmp_path):
     assert campaign.apply(game, lambda: table, tmp_path) == (False, [])
 
 
+
+def test_classes_grafted_in_two_rounds_are_all_recorded(tmp_path):
+    game = mastermind.game(4, 3)  # its naive tree has four root classes a proof improves
+    table = scoring.feedback_table(game)
+    nodes = _naive_tree(game, table)
+    limit = max(nodes.depth) + 1
+    artifacts.write(artifacts.TREE, game, to_arrow(game, nodes),
+                    {"targets": game.n_targets, "total_guesses": int(nodes.subtree[0]), "max_guesses": limit,
+                     "strategy": f"naive-max{limit}", "proven": "none"}, tmp_path)
+    opener = int(nodes.guess[0])
+    tasks = campaign.opener_tasks(game, table, opener, campaign.tree_classes(game, opener, tmp_path))
+    full, _ = campaign.run(game, "opener", opener, seconds=60, jobs=1, max_guesses=limit, folder=tmp_path / "all",
+                           table=table)  # without the tree: no cut-off, every class's exact optimum
+    better = [t.name for t in tasks if full.results[t.name].value < t.upper]
+    assert len(better) >= 2
+    campaign.run(game, "opener", seconds=60, jobs=1, folder=tmp_path, table=table, only=(better[0],))
+    assert campaign.apply(game, lambda: table, tmp_path)[1][0].startswith(f"{better[0]} ")
+    campaign.run(game, "opener", seconds=60, jobs=1, folder=tmp_path, table=table)
+    done, second = campaign.apply(game, lambda: table, tmp_path)
+    assert done and {entry.split(" ")[0] for entry in second} == set(better[1:])
+    _, meta = artifacts.read(artifacts.TREE, game, tmp_path)
+    assert sorted(entry.split(" ")[0] for entry in meta["campaign_grafted"].split(", ")) == sorted(better)
+
 def test_a_class_not_yet_proven_leaves_a_bound_and_a_label_with_the_gap(tmp_path):
     game = mastermind.game(3, 3)
     table = scoring.feedback_table(game)
@@ -90,6 +113,8 @@ def test_a_class_not_yet_proven_leaves_a_bound_and_a_label_with_the_gap(tmp_path
 @pytest.mark.parametrize("meta, label", [
     ({"proven": "game", "total_guesses": "10"}, "optimal"),
     ({"proven": "opener", "total_guesses": "10"}, "optimal for A1 A3 H1"),
+    ({"proven": "opener", "total_guesses": "22856", "lower_bound": "22856", "game_lower_bound": "20861"},
+     "optimal for A1 A3 H1; within 9.6% of optimal"),
     ({"proven": "none", "total_guesses": "22858", "lower_bound": "22365", "game_lower_bound": "20861"},
      "within 2.3% of optimal for A1 A3 H1; within 9.6% of optimal"),
     ({"proven": "none", "total_guesses": "1001", "lower_bound": "1000"}, "within 0.1% of optimal for A1 A3 H1"),
@@ -110,18 +135,17 @@ def test_the_gap_is_rounded_up():
     assert artifacts.gap_text(110, 100) == "10.0%"
 
 
-def test_battleship_is_proven_in_the_classes_its_campaign_proved_and_not_at_the_root():
+def test_battleship_is_optimal_for_its_opener_below_the_root_only():
     game = get_game("battleship", "default")
     tree = Tree(game)
-    assert not tree.exact(0) and not tree.value_proven(0) and not tree.proven
-    assert tree.label == "within 1.5% of optimal for A1 A3 H1; within 9.6% of optimal"
+    assert not tree.exact(0) and tree.value_proven(0) and not tree.proven
+    assert tree.label == "optimal for A1 A3 H1; within 9.6% of optimal"
     classes = {int(tree.feedback[i]): i for i in np.flatnonzero(tree.parent == 0)}
-    grafted = classes[game.encode((0, 0, 3))]  # proven 820 by the campaign, its subtree grafted
-    assert int(tree.subtree[grafted]) == 820 and tree.exact(grafted)
-    below = int(np.flatnonzero(tree.parent == grafted)[0])
-    assert tree.exact(below)
-    unproven = classes[game.encode((0, 1, 0))]  # timed out: only a lower bound
-    assert not tree.exact(unproven) and not tree.exact(int(np.flatnonzero(tree.parent == unproven)[0]))
+    for code, total in ((0, 0, 3), 820), ((0, 1, 0), 2104):  # proven below the top-32 tree, grafted
+        grafted = classes[game.encode(code)]
+        assert int(tree.subtree[grafted]) == total and tree.exact(grafted)
+        assert tree.exact(int(np.flatnonzero(tree.parent == grafted)[0]))
+    assert all(tree.exact(node) for node in classes.values())
 
 
 def test_cards_n3_is_optimal_for_its_opener_below_the_root():
@@ -195,5 +219,5 @@ def test_the_web_games_list_gives_each_trees_label():
     from solver.web import service
 
     labels = {(g["game"], g["variant"]): g["tree_label"] for g in service.games()["games"]}
-    assert labels["battleship", "default"] == "within 1.5% of optimal for A1 A3 H1; within 9.6% of optimal"
+    assert labels["battleship", "default"] == "optimal for A1 A3 H1; within 9.6% of optimal"
     assert labels["cards", "n3"] == "optimal for 6C 8D JD" and labels["mastermind", "default"] == "optimal"

@@ -66,9 +66,9 @@ PINNED = {
     ("mastermind", "default"): (5625, 6),
     # optimal: published by Tanaka (1996), proven again by this project's search (one first guess up to symmetry)
     ("bulls", "default"): (26274, 7),
-    # upper bound: top-32 search from A1 A3 H1, its root class 0,0,3 replaced by the campaign's proven subtree
-    # (820; lower bound 22529 for that opener by the campaign, 20861 for the game)
-    ("battleship", "default"): (22858, 7),
+    # optimal for A1 A3 H1: top-32 search from A1 A3 H1, its root classes 0,0,3 and 0,1,0 replaced by the proof
+    # campaign's subtrees (820 and 2104), every root class proven; 20861 for the game (a lower bound)
+    ("battleship", "default"): (22856, 7),
     # optimal: this project's proofs (no optimum is published)
     ("cards", "n1"): (180, 4),
     ("cards", "n2"): (4697, 5),
@@ -86,7 +86,8 @@ PROOF = {key: "none" for key in PINNED} | {
     ("wordle", v): "opener" for v in ("answers-only", "normal-nyt", "hard-nyt", "normal6", "normal7",
                                       "normal8", "normal9", "hard8", "hard9")
 } | {key: "game" for key in [("mastermind", "default"), ("bulls", "default"), ("cards", "n1"), ("cards", "n2"),
-                             ("wordle", "normal"), ("wordle", "hard")]} | {("cards", "n3"): "opener"}
+                             ("wordle", "normal"), ("wordle", "hard")]} | {
+    ("cards", "n3"): "opener", ("battleship", "default"): "opener"}
 # Trees built by the exact search (all of them): (total guesses, worst case, proof in the metadata).
 EXACT = {key: (*PINNED[key], PROOF[key]) for key in PINNED}
 # Played through the public API here; the other trees by tests/test_trees_large.py.

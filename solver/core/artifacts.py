@@ -267,18 +267,20 @@ def content_digest(table: pa.Table) -> str:
 
 def proof_label(meta: dict[str, str], opener: str | None) -> str:
     """Return what a tree's metadata proves, in the words every face uses: "optimal" (over every first
-    guess), "optimal for X" (over trees opening with X), "within 2.3% of optimal for X; within 9.6% of
-    optimal" (the gap to each proven lower bound, rounded up), "best found" (no bound)."""
+    guess), "optimal for X" (over trees opening with X; "optimal for X; within 9.6% of optimal" with a
+    bound for the game), "within 2.3% of optimal for X; within 9.6% of optimal" (the gap to each proven
+    lower bound, rounded up), "best found" (no bound)."""
     proven = meta.get("proven") or ("game" if "-prove-" in meta.get("strategy", "") and not opener_fixed(meta)
                                     else "opener" if "-prove-" in meta.get("strategy", "") else "none")
     if proven == "game":
         return "optimal"
-    if proven == "opener":
-        return f"optimal for {opener}"
     total = int(meta.get("total_guesses", 0))
-    parts = [f"within {gap_text(total, int(meta[key]))} of optimal{tail}"
-             for key, tail in (("lower_bound", f" for {opener}"), ("game_lower_bound", ""))
+    bounds = (("game_lower_bound", ""),) if proven == "opener" else (
+        ("lower_bound", f" for {opener}"), ("game_lower_bound", ""))
+    parts = [f"within {gap_text(total, int(meta[key]))} of optimal{tail}" for key, tail in bounds
              if meta.get(key, "").isdigit() and int(meta[key]) > 0]
+    if proven == "opener":
+        parts.insert(0, f"optimal for {opener}")
     return "; ".join(parts) or "best found"
 
 
