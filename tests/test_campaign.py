@@ -2,7 +2,8 @@
 
 Each campaign's proven total equals the naive search's (`tests.exhaustive`): over every first guess
 (the game's optimum) and class by class below a fixed opener (optimal for that opener). A run stopped
-after some tasks and started again gives the same file, the finished tasks not run again; a task
+after some tasks (Ctrl-C, or its process killed) and started again gives the same results, the finished
+tasks not run again; a task
 that timed out keeps a proven lower bound and runs again when given more time; local processes and
 a Dask cluster give the same results.
 """
@@ -10,7 +11,12 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -193,3 +199,42 @@ def test_two_runs_writing_one_checkpoint_keep_each_others_results(tmp_path):
     campaign.save(path, mine, [t.name for t in tasks])
     assert mine.results[second] == stronger
     assert not list(tmp_path.glob(".*.lock"))
+
+
+KILLED_RUN = """
+import sys, time
+from pathlib import Path
+from pipeline import campaign
+from solver.games import battleship
+game = battleship.game(2, 3, 3)
+def slowly(progress):  # time for the test to kill this process between two tasks
+    time.sleep(0.3)
+campaign.run(game, "game", seconds=60, jobs=1, max_guesses=6, folder=Path(sys.argv[1]), on_progress=slowly)
+"""
+
+
+def test_a_killed_run_leaves_a_checkpoint_that_resumes_to_the_same_results(tmp_path):
+    game, guesses = SMALL[1]
+    table = scoring.feedback_table(game)
+    clean, tasks = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path / "clean",
+                                table=table)
+    path = campaign.checkpoint_path(game, "game", tmp_path)
+    run = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(tmp_path)], cwd=Path(__file__).parents[1])
+    try:
+        deadline = time.monotonic() + 120
+        while run.poll() is None and time.monotonic() < deadline:
+            if path.is_file() and len(path.read_text().splitlines()) >= 3:  # two tasks saved
+                break
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before it could be killed"
+        run.send_signal(signal.SIGKILL)
+    finally:
+        run.kill()
+        run.wait()
+    saved = len(path.read_text().splitlines()) - 1
+    assert 2 <= saved < len(tasks)  # a whole file: the header and whole lines, never a torn one
+    resumed = []
+    again, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                            on_progress=resumed.append)
+    assert resumed[0].total == len(tasks) - saved
+    assert _values(again) == _values(clean)
