@@ -129,8 +129,9 @@ def load(path: Path, expected: Campaign) -> Campaign:
                and isinstance(was, int) and expected.cutoff is not None and was >= expected.cutoff)
     if header != expected.header() and not lowered:
         differ = sorted(k for k in expected.header() if header.get(k) != expected.header()[k])
-        raise UsageError(f"{path} holds another campaign (its {', '.join(differ) or 'header'} differ): remove it "
-                         "or give the same options")
+        held = ", ".join(f"{k} {json.dumps(header.get(k))}" for k in differ) if isinstance(header, dict) else ""
+        raise UsageError(f"{path} holds another campaign (its {held or 'header'}): remove it or give the same "
+                         "options")
     expected.results = {row.task: row for row in rows}
     return expected
 
