@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 from pipeline import campaign, cluster
-from solver.core import scoring
+from solver.core import artifacts, scoring
+from solver.core.registry import get_game
 from solver.games import battleship, cards, mastermind
 from tests import exhaustive
 from tests.test_cli import assert_error, invoke
@@ -238,3 +239,15 @@ def test_a_killed_run_leaves_a_checkpoint_that_resumes_to_the_same_results(tmp_p
                             on_progress=resumed.append)
     assert resumed[0].total == len(tasks) - saved
     assert _values(again) == _values(clean)
+
+
+def test_cards_n2_opener_campaign_proves_the_committed_optimum(tmp_path):
+    # the committed cards n2 tree is proven optimal over every first guess by its own build (4697, 5C JD)
+    game = get_game("cards", "n2")
+    tree, meta = artifacts.read(artifacts.TREE, game)
+    assert meta["proven"] == "game"
+    opener = tree.column("guess_text")[0].as_py()
+    result, tasks = campaign.run(game, "opener", opener, seconds=60, jobs=1, max_guesses=int(meta["max_guesses"]),
+                                 folder=tmp_path)
+    summary = campaign.summarise(game, result, tasks)
+    assert summary.proven == len(tasks) and summary.lower == summary.upper == int(meta["total_guesses"])
