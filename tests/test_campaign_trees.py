@@ -37,15 +37,21 @@ def _naive_tree(game, table) -> Nodes:
     return nodes
 
 
-def test_a_campaign_grafts_its_better_classes_and_records_the_proof(tmp_path):
-    game = mastermind.game(3, 3)
+def _commit_naive_tree(game, folder):
+    """Write the naive tree of `game` into `folder` as its committed tree; return (table, nodes, guess limit)."""
     table = scoring.feedback_table(game)
     nodes = _naive_tree(game, table)
     limit = max(nodes.depth) + 1
-    before = int(nodes.subtree[0])
     artifacts.write(artifacts.TREE, game, to_arrow(game, nodes),
-                    {"targets": game.n_targets, "total_guesses": before, "max_guesses": limit,
-                     "strategy": f"naive-max{limit}", "proven": "none"}, tmp_path)
+                    {"targets": game.n_targets, "total_guesses": int(nodes.subtree[0]), "max_guesses": limit,
+                     "strategy": f"naive-max{limit}", "proven": "none"}, folder)
+    return table, nodes, limit
+
+
+def test_a_campaign_grafts_its_better_classes_and_records_the_proof(tmp_path):
+    game = mastermind.game(3, 3)
+    table, nodes, limit = _commit_naive_tree(game, tmp_path)
+    before = int(nodes.subtree[0])
     result, tasks = campaign.run(game, "opener", seconds=60, jobs=1, folder=tmp_path, table=table)
     opener = int(nodes.guess[0])
     codes = table[opener]
@@ -66,15 +72,9 @@ def test_a_campaign_grafts_its_better_classes_and_records_the_proof(tmp_path):
     assert campaign.apply(game, lambda: table, tmp_path) == (False, [])
 
 
-
 def test_classes_grafted_in_two_rounds_are_all_recorded(tmp_path):
     game = mastermind.game(4, 3)  # its naive tree has four root classes a proof improves
-    table = scoring.feedback_table(game)
-    nodes = _naive_tree(game, table)
-    limit = max(nodes.depth) + 1
-    artifacts.write(artifacts.TREE, game, to_arrow(game, nodes),
-                    {"targets": game.n_targets, "total_guesses": int(nodes.subtree[0]), "max_guesses": limit,
-                     "strategy": f"naive-max{limit}", "proven": "none"}, tmp_path)
+    table, nodes, limit = _commit_naive_tree(game, tmp_path)
     opener = int(nodes.guess[0])
     tasks = campaign.opener_tasks(game, table, opener, campaign.tree_classes(game, opener, tmp_path))
     full, _ = campaign.run(game, "opener", opener, seconds=60, jobs=1, max_guesses=limit, folder=tmp_path / "all",
@@ -89,14 +89,10 @@ def test_classes_grafted_in_two_rounds_are_all_recorded(tmp_path):
     _, meta = artifacts.read(artifacts.TREE, game, tmp_path)
     assert sorted(entry.split(" ")[0] for entry in meta["campaign_grafted"].split(", ")) == sorted(better)
 
+
 def test_a_class_not_yet_proven_leaves_a_bound_and_a_label_with_the_gap(tmp_path):
     game = mastermind.game(3, 3)
-    table = scoring.feedback_table(game)
-    nodes = _naive_tree(game, table)
-    limit = max(nodes.depth) + 1
-    artifacts.write(artifacts.TREE, game, to_arrow(game, nodes),
-                    {"targets": game.n_targets, "total_guesses": int(nodes.subtree[0]), "max_guesses": limit,
-                     "strategy": f"naive-max{limit}", "proven": "none"}, tmp_path)
+    table, nodes, limit = _commit_naive_tree(game, tmp_path)
     campaign.run(game, "opener", seconds=60, jobs=1, folder=tmp_path, table=table, count=1)  # one class only
     done, grafted = campaign.apply(game, lambda: table, tmp_path)
     _, meta = artifacts.read(artifacts.TREE, game, tmp_path)
