@@ -73,10 +73,10 @@ PINNED = {
     ("cards", "n1"): (180, 4),
     ("cards", "n2"): (4697, 5),
     # n3: optimal for its opener 6C 8D JD, proven by the campaign (its 7 root classes proven below the pooled
-    # top-128 search's 85424 grafted in); n4: an upper bound, a pooled top-8 search (1133313) with the 51 root
-    # classes its campaign proved better grafted in (lower bound 854831 for its opener)
+    # top-128 search's 85424 grafted in); n4: an upper bound, a pooled top-8 search (1133313) with the 89 root
+    # classes its campaign proved better grafted in (lower bound 886082 for its opener)
     ("cards", "n3"): (85402, 6),
-    ("cards", "n4"): (1133061, 6),
+    ("cards", "n4"): (1132494, 6),
 }
 # What each tree's metadata says is proven: "game" (optimal over every tree), "opener" (over every
 # tree with its first guess), "none" (an upper bound). Wordle normal and hard are proven for the game by
