@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
+# pytest-xdist workers of `make test`: one more than CI's two cores, as many tests wait on a browser, a server or
+# a command they started (docs/pages/getting-started.md, "The test suite's time")
+TEST_JOBS ?= 3
 # where `make tables` runs the trees' tasks: local, or dask (SCHEDULER=tcp://HOST:PORT, or empty for a
 # LocalCluster of JOBS workers here); docs, "Running on a cluster"
 BACKEND   ?= local
@@ -26,15 +29,15 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(BIN)/deduce tables --jobs $(JOBS) --backend $(BACKEND) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
-## The linter (ruff, configured in pyproject.toml), then the test suite (what CI runs), on JOBS processes (pytest-xdist).
+## The linter (ruff, configured in pyproject.toml), then the test suite (what CI runs), on TEST_JOBS processes (pytest-xdist).
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(JOBS)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 ## The suite without the tests marked slow (the long replays; `make test` runs them too).
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(JOBS) -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) -m "not slow"
 
 ## Throughput and latency benchmarks (not tests).
 bench: $(STAMP)

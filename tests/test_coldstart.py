@@ -364,7 +364,7 @@ def warm_copy(numba_cache: Path, *modules) -> dict[str, Path]:
         here = (Path(config.CACHE_DIR) / caching.UserProvidedCacheLocator.get_suitable_cache_subpath(str(source))
                 if config.CACHE_DIR else source.parent / "__pycache__")
         there = numba_cache / caching.UserProvidedCacheLocator.get_suitable_cache_subpath(str(source))
-        there.mkdir(parents=True)
+        there.mkdir(parents=True, exist_ok=True)  # one folder for the modules of one source folder
         for entry in here.glob(f"{source.stem}.*.nb[ic]"):
             shutil.copy2(entry, there)
         folders[module.__name__] = there
@@ -392,9 +392,9 @@ def test_a_hint_with_corrupt_kernels_answers_and_repairs_them(tmp_path):
     """A game kernel (core_*) and one of the search's (search_*) overwritten: the command answers, naming
     the problem once, and the next one loads them again (a small pair: recompiled in seconds)."""
     from solver.core import scoring
-    from solver.core.search import kernel
+    from solver.core.search import kernel, shortlist
 
-    folders = warm_copy(tmp_path / "numba", kernel, scoring)
+    folders = warm_copy(tmp_path / "numba", kernel, scoring, shortlist)  # every kernel the hint runs
     corrupt = [*folders[scoring.__name__].glob("scoring.rule_kernels.locals.table_kernel-*.nbc"),
                *folders[kernel.__name__].glob("kernel.class_counts-*.nbc")]
     assert len(corrupt) >= 2

@@ -562,7 +562,7 @@ def test_rescanned_classes_never_lose_and_replay(name):
             before = solve_class(game, table, plain, root, code, group)
         except RuntimeError:  # no tree of this search finishes the class within the guesses
             continue
-        for variant in (rescanned, polished, limited):
+        for variant in (rescanned, polished, limited) if group.size <= 32 else (rescanned,):  # polish: seconds a class
             after = solve_class(game, table, variant, root, code, group)
             assert after.value <= before.value
             assert after.nodes.subtree[0] == after.value == _replayed_total(game, table, after.nodes, group)

@@ -172,7 +172,7 @@ def test_a_request_never_waits_past_the_longest_wait():
 
 @pytest.mark.slow
 def test_a_small_crowd_is_answered_or_refused_in_time(tmp_path):
-    """The load generator of `make bench` (`webload`), smaller: 8 clients for 10 s against `deduce serve` on
+    """The load generator of `make bench` (`webload`), smaller: 8 clients for 5 s against `deduce serve` on
     loopback with one live worker. Every request is answered (200) or refused (503), none after its DEADLINE
     (a request still waiting is refused at 5 s); how many are served is a speed figure: `make bench`."""
     from pipeline.benchmarks import web_load
@@ -187,7 +187,7 @@ def test_a_small_crowd_is_answered_or_refused_in_time(tmp_path):
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
             wait_until_serving(client, server, errors)
             client.post("/api/next", json={"game": "wordle", "history": [{"guess": "CRANE", "feedback": "RRRRR"}]})
-        outcome = web_load.run_load(f"http://127.0.0.1:{port}", clients=8, seconds=10.0)
+        outcome = web_load.run_load(f"http://127.0.0.1:{port}", clients=8, seconds=5.0)
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -105,8 +105,8 @@ def test_other_word_lengths_through_the_api(client):
 
 # ----------------------------------------------------------------------------- the page, in Chromium
 try:
-    from tests.test_web_browser import (COLOURS, STATE_OF, background, best_marks, browser,  # noqa: F401
-                                        checked_page, get, open_tab, post, server, shot, today_of)
+    from tests.test_web_browser import (COLOURS, LIVE_MS, STATE_OF, background, best_marks,  # noqa: F401
+                                        browser, checked_page, get, open_tab, post, server, shot, today_of)
     from playwright.sync_api import Page, expect
     BROWSER = None
 except pytest.skip.Exception as skipped:  # no Playwright or no Chromium: the API's tests still run
@@ -167,7 +167,8 @@ def test_every_mode_fits_the_screen_with_its_keyboard(sized: "Page", length: int
             shot(page, f"fit-{mode}-{where['width']}.png", full_page=False)
     choose(page, "2", length)
     page.locator("#boards-hint").click()
-    expect(page.locator("#boards-hint-text")).to_contain_text("The solver would play")
+    # the first hint of a game of 9 letters is live: every guess scored against every answer (seconds)
+    expect(page.locator("#boards-hint-text")).to_contain_text("The solver would play", timeout=LIVE_MS)
     page.wait_for_timeout(150)
     where = measure(page, "2")
     assert where["keys"] <= where["height"] and where["last"] <= where["height"], where
