@@ -83,17 +83,36 @@ def run_folder():
         yield Path(folder)
 
 
+def _private_artifacts(folder: Path) -> Path:
+    """A folder of links to the committed artifacts: a resident watches its artifacts' folder, and other tests
+    write feedback tables into the checkout's (a new file there ends a resident as stale)."""
+    folder.mkdir()
+    for path in artifacts.search_dirs()[0].glob("*.parquet"):
+        (folder / path.name).symlink_to(path)
+    return folder
+
+
+def _end(env: dict[str, str]) -> None:
+    """End the resident of `env` (SIGTERM) unless it has ended already."""
+    pid = _pid(env)
+    if pid is not None and not _ended(pid, 0):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:  # it ended in between
+            pass
+        assert _ended(pid), "the resident did not end on SIGTERM"
+
+
 @pytest.fixture(scope="module")
-def started():
-    """The environment of a serving resident, shared by the module's tests (ended after them)."""
+def started(tmp_path_factory):
+    """The environment of a serving resident, shared by the module's tests (ended after them; idle for 10
+    minutes at most: the module's tests can be far apart on a busy machine)."""
+    files = _private_artifacts(tmp_path_factory.mktemp("resident") / "artifacts")
     with _short_folder() as folder:
-        env = _env(Path(folder))
+        env = _env(Path(folder), DEDUCE_ARTIFACTS=str(files), **{resident.IDLE_ENV: "600"})
         _started(env)
         yield env
-        pid = _pid(env)
-        if pid is not None and not _ended(pid, 0):
-            os.kill(pid, signal.SIGTERM)
-            assert _ended(pid), "the resident did not end on SIGTERM"
+        _end(env)
         assert not _paths(env)["sock"].exists()
 
 
@@ -142,7 +161,9 @@ def test_ctrl_c_at_the_caller_ends_the_command_with_status_130(started):
                               env=started, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while _served(started) < before + 1:
-        assert time.monotonic() < deadline and caller.poll() is None, caller.communicate()
+        if time.monotonic() > deadline or caller.poll() is not None:
+            caller.kill()  # run in place, the proof would take minutes
+            pytest.fail(f"the resident did not take the command within 60 s: {caller.communicate()}")
         time.sleep(0.1)
     time.sleep(1.0)
     caller.send_signal(signal.SIGINT)
@@ -154,10 +175,7 @@ def test_ctrl_c_at_the_caller_ends_the_command_with_status_130(started):
 
 
 def test_changed_files_end_the_resident_and_the_command_runs_in_place(tmp_path, run_folder):
-    folder = tmp_path / "artifacts"
-    folder.mkdir()
-    for path in artifacts.search_dirs()[0].glob("*.parquet"):
-        (folder / path.name).symlink_to(path)
+    folder = _private_artifacts(tmp_path / "artifacts")
     env = _env(run_folder, DEDUCE_ARTIFACTS=str(folder))
     _started(env)
     pid = _pid(env)
