@@ -178,8 +178,8 @@ class WarmUp:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 return 0
-            _rewrite(handle, f"{os.getpid()} {time.time():.3f}")
-            try:
+            try:  # the pid line too: a signal sent as soon as it is read may arrive while it is flushed
+                _rewrite(handle, f"{os.getpid()} {time.time():.3f}")
                 game = get_game(game_name, variant)
                 ExactLive(game).warm()
                 if not search_kernels_cached(game.code_dtype, loaded=False):
