@@ -455,7 +455,8 @@ class Progress:
     elapsed: float
     left: float
     result: Result | None
-    at_most: float = 0.0  # the seconds left if every task left used all its time (and its bound's tenth)
+    at_most: float = 0.0  # the seconds left if every task left took its time limit (and its bound's tenth), or the
+    # longest a task has taken when that is longer (a task's counting bound is computed before its clock is read)
 
 
 def run(game: Game, kind: str = "opener", opener: str | int | None = None, seconds: float = 60.0, jobs: int = 2,
@@ -511,7 +512,7 @@ def run(game: Game, kind: str = "opener", opener: str | int | None = None, secon
     done = 0
     if on_progress:
         on_progress(Progress(0, len(todo), 0.0, _left(len(todo), [], seconds, workers), None,
-                             _at_most(len(todo), seconds, workers)))
+                             _at_most(len(todo), seconds, workers, [])))
     calls = [(task, limit, seconds, memo_bits) for task in todo]
     place = backend if backend.distributed else cluster.Local(jobs)
     results = place.imap_unordered(run_task, calls, game=game, table=table, make_table=game_table,
@@ -525,7 +526,7 @@ def run(game: Game, kind: str = "opener", opener: str | int | None = None, secon
         if on_progress:
             on_progress(Progress(done, len(todo), time.perf_counter() - started,
                                  _left(len(todo) - done, spent, seconds, workers), result,
-                                 _at_most(len(todo) - done, seconds, workers)))
+                                 _at_most(len(todo) - done, seconds, workers, spent)))
     return campaign, tasks
 
 
@@ -536,14 +537,16 @@ def _finished(result: Result | None, seconds: float) -> bool:
 
 def _left(remaining: int, spent: list[float], seconds: float, workers: int) -> float:
     """Return an estimate of the seconds left: the tasks left at the mean time of those done (the time
-    limit before any is done), at most the limit each, shared by the workers."""
-    each = min(float(np.mean(spent)), seconds) if spent else seconds
+    limit before any is done; a task may take longer than its limit), shared by the workers."""
+    each = float(np.mean(spent)) if spent else seconds
     return remaining * each / workers
 
 
-def _at_most(remaining: int, seconds: float, workers: int) -> float:
-    """Return the seconds left if each task left ran out of its time: in rounds of `workers` tasks."""
-    return math.ceil(remaining / workers) * seconds * (1 + BOUND_SHARE)
+def _at_most(remaining: int, seconds: float, workers: int, spent: list[float]) -> float:
+    """Return the seconds left if each task left took its time limit and its bound's tenth, or the longest
+    time a task has taken when that is longer: in rounds of `workers` tasks."""
+    each = max(seconds * (1 + BOUND_SHARE), max(spent, default=0.0))
+    return math.ceil(remaining / workers) * each
 
 
 def _tree_guesses(game: Game, folder: Path | None) -> int | None:

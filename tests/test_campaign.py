@@ -95,6 +95,14 @@ def test_a_task_out_of_time_keeps_a_proven_bound_and_runs_again_with_more(tmp_pa
     assert campaign._finished(row, 0.5) and not campaign._finished(row, 1.0)
 
 
+def test_the_time_left_counts_tasks_that_overran_their_limit():
+    # a task's counting bound comes before its clock is read: with a limit of 0.001 s cards n3's took 2-4 s
+    assert campaign._left(10, [3.0, 5.0], 0.001, 2) == pytest.approx(20.0)
+    assert campaign._left(10, [], 60.0, 2) == pytest.approx(300.0)  # nothing done yet: the limit each
+    assert campaign._at_most(10, 0.001, 2, [3.0, 5.0]) == pytest.approx(25.0)  # 5 rounds of the longest
+    assert campaign._at_most(3, 60.0, 2, [1.0]) == pytest.approx(2 * 60.0 * (1 + campaign.BOUND_SHARE))
+
+
 def test_a_stopped_run_resumes_without_redoing_finished_tasks(tmp_path):
     game, guesses = SMALL[1]
     table = scoring.feedback_table(game)
