@@ -68,6 +68,9 @@ class Task:
     code: int  # the root class's feedback code (-1: the whole game after `first`)
     size: int  # targets the task covers
     upper: int | None  # the best known total of those targets (the cut-off); None: none known
+    # a game campaign's other first guesses of the same value (`Game.feedback_symmetries`): a result of
+    # any of them stands for the task (`result_of`)
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass
@@ -150,6 +153,12 @@ def save(path: Path, campaign: Campaign, order: list[str]) -> None:
         rows = [campaign.results[name] for name in order if name in campaign.results]
         text = "\n".join([json.dumps(campaign.header())] + [json.dumps(asdict(row)) for row in rows]) + "\n"
         atomic.write_text(path, text, parents=True)
+
+
+def result_of(campaign: Campaign, task: Task) -> Result | None:
+    """Return the strongest result of `task` in `campaign`: its own or an alias's (None: neither has one)."""
+    found = [row for name in (task.name, *task.aliases) if (row := campaign.results.get(name)) is not None]
+    return max(found, key=_strength, default=None)
 
 
 def _strength(result: Result) -> tuple[bool, float, int]:
@@ -413,9 +422,17 @@ def opener_tasks(game: Game, table: np.ndarray | None, opener: int, upper: dict[
 
 
 def game_tasks(game: Game, cutoff: int | None) -> list[Task]:
-    """Return one task per first guess up to the game's symmetries, in guess order."""
-    firsts = game.canonical([]) if game.canonical is not None else range(game.n_guesses)
-    return [Task(game.labels[int(row)], int(row), -1, game.n_targets, cutoff) for row in sorted(int(r) for r in firsts)]
+    """Return one task per first guess up to the game's symmetries, in guess order: the least row of its
+    orbit, the orbit's other first guesses (one per class of `Game.canonical`) its aliases, when
+    `Game.feedback_symmetries` joins classes (cards: reversed ranks)."""
+    firsts = sorted(int(r) for r in (game.canonical([]) if game.canonical is not None else range(game.n_guesses)))
+    orbits: dict[int, list[int]] = {}
+    least = game.feedback_symmetries()[0].min(axis=0) if game.feedback_symmetries is not None else None
+    for row in firsts:
+        orbits.setdefault(row if least is None else int(least[row]), []).append(row)
+    return [Task(game.labels[row], row, -1, game.n_targets, cutoff,
+                 tuple(game.labels[other] for other in members if other != row))
+            for row, members in sorted(orbits.items())]
 
 
 def _marks(game: Game, code: int) -> str:
@@ -501,11 +518,11 @@ def run(game: Game, kind: str = "opener", opener: str | int | None = None, secon
         campaign = Campaign(game.name, game.variant, game.fingerprint(), kind, limit, None, cutoff)
     path = checkpoint_path(game, kind, folder)
     campaign = load(path, campaign)
-    order = [t.name for t in tasks]
+    order = [name for t in tasks for name in (t.name, *t.aliases)]
     if only is not None and (unknown := sorted(set(only) - set(order))):
         raise UsageError(f"no task {', '.join(unknown)} in the {kind} campaign of {game.key}")
-    todo = [t for t in sample(tasks, count) if not _finished(campaign.results.get(t.name), seconds)
-            and (only is None or t.name in only)]
+    todo = [t for t in sample(tasks, count) if not _finished(result_of(campaign, t), seconds)
+            and (only is None or not set(only).isdisjoint((t.name, *t.aliases)))]
     backend = cluster.current()
     workers = max(1, min(backend.workers if backend.distributed else jobs, len(todo) or 1))
     started = time.perf_counter()
@@ -598,7 +615,7 @@ class Summary:
 
 def summarise(game: Game, campaign: Campaign, tasks: list[Task]) -> Summary:
     """Return what the campaign's results prove about its tasks."""
-    rows = [campaign.results[t.name] for t in tasks if t.name in campaign.results]
+    rows = [row for t in tasks if (row := result_of(campaign, t)) is not None]
     proven = [r for r in rows if r.status == "proven"]
     seconds = round(sum(r.seconds for r in rows), 1)
     settled = sum(r.status in SETTLED for r in rows)
@@ -639,7 +656,7 @@ def report(game: Game, campaign: Campaign, tasks: list[Task]) -> list[str]:
                 lines.append(f"for {campaign.opener}: at least {s.lower}, at most {s.upper} (within {gap:.2%} of "
                              "optimal for this opener)")
         return lines
-    done = [campaign.results[t.name] for t in tasks if t.name in campaign.results]
+    done = [row for t in tasks if (row := result_of(campaign, t)) is not None]
     if s.finished < s.tasks:
         least = min((r.lower for r in done), default=None)
         lines.append(f"no bound for the game yet: {s.tasks - s.finished} first guesses not run"
@@ -843,7 +860,7 @@ def tree_metadata(game: Game, meta: dict[str, str], total: int, findings: Findin
     sweep = findings.game
     if sweep is not None:
         tasks = game_tasks(game, sweep.cutoff)
-        done_game = [sweep.results[t.name] for t in tasks if t.name in sweep.results]
+        done_game = [row for t in tasks if (row := result_of(sweep, t)) is not None]
         if len(done_game) == len(tasks):
             least = min(done_game, key=lambda r: r.lower)
             if glb is None or least.lower > glb:

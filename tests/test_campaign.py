@@ -103,6 +103,26 @@ def test_the_time_left_counts_tasks_that_overran_their_limit():
     assert campaign._at_most(3, 60.0, 2, [1.0]) == pytest.approx(2 * 60.0 * (1 + campaign.BOUND_SHARE))
 
 
+def test_first_guesses_of_reversed_ranks_are_one_task_and_a_result_of_either_stands(tmp_path):
+    game, guesses = cards.game(1), 8
+    tasks = campaign.game_tasks(game, None)
+    assert [(t.name, t.aliases) for t in tasks[:2]] == [("2C", ("AC",)), ("3C", ("KC",))]
+    assert len(tasks) == 7 and tasks[-1].name == "8C" and tasks[-1].aliases == ()  # its own mirror
+    table = scoring.feedback_table(game)
+    first, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table)
+    path = campaign.checkpoint_path(game, "game", tmp_path)
+    # as a campaign run before the symmetry was known left it: 2C's result under its mirror's name
+    path.write_text(path.read_text().replace('"task": "2C"', '"task": "AC"'))
+    seen = []
+    again, _ = campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path, table=table,
+                            on_progress=seen.append)
+    assert seen[-1].total == 0 and "AC" in again.results and "2C" not in again.results
+    assert campaign.result_of(again, tasks[0]).value == first.results["2C"].value
+    assert campaign.summarise(game, again, tasks).finished == 7
+    assert [t.name for t in campaign.run(game, "game", seconds=60, jobs=1, max_guesses=guesses, folder=tmp_path,
+                                         table=table, only=("KC",))[1]][:2] == ["2C", "3C"]  # a mirror's name is known
+
+
 def test_a_stopped_run_resumes_without_redoing_finished_tasks(tmp_path):
     game, guesses = SMALL[1]
     table = scoring.feedback_table(game)

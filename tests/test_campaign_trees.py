@@ -216,4 +216,5 @@ def test_the_web_games_list_gives_each_trees_label():
 
     labels = {(g["game"], g["variant"]): g["tree_label"] for g in service.games()["games"]}
     assert labels["battleship", "default"] == "optimal for A1 A3 H1; within 9.6% of optimal"
-    assert labels["cards", "n3"] == "optimal for 6C 8D JD; within 3.1% of optimal" and labels["mastermind", "default"] == "optimal"
+    assert labels["cards", "n3"] == "optimal for 6C 8D JD; within 3.1% of optimal"
+    assert labels["mastermind", "default"] == "optimal"

@@ -139,6 +139,40 @@ def test_cards_suit_permutation_symmetry(data, perm):
     assert cards.feedback(hand(t), hand(g)) == cards.feedback(hand(p(t)), hand(p(g)))
 
 
+@given(st.data(), st.sampled_from([1, 2, 3, 4]))
+def test_cards_reversed_ranks_swap_lower_and_higher(data, n):
+    """The naive reference: reversing every rank (2 for A) swaps lower_ranks and higher_ranks."""
+    game = cards.game(n)
+    g, t = (game.labels[data.draw(st.integers(0, game.n_guesses - 1))] for _ in range(2))
+    def r(s):
+        return [cards.RANKS[-1 - cards.RANKS.index(c[0])] + c[1] for c in s.split()]
+    correct, lower, ranks, higher, suits = reference.cards(t.split(), g.split())
+    assert reference.cards(r(t), r(g)) == (correct, higher, ranks, lower, suits)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_cards_feedback_symmetries_keep_every_feedback(n):
+    """Every pair, each of the 48 maps: the feedback of the images is the mapped feedback."""
+    game = cards.game(n)
+    rows, codes = game.feedback_symmetries()
+    table = scoring.feedback_table(game)
+    assert rows.shape == (48, game.n_guesses) and np.array_equal(rows[0], np.arange(game.n_guesses))
+    assert len({tuple(m) for m in rows.tolist()}) == 48 and all(np.array_equal(np.sort(m), rows[0]) for m in rows)
+    for k in range(48):
+        assert np.array_equal(table[np.ix_(rows[k], rows[k])], codes[k][table])
+
+
+@given(st.data())
+def test_cards_feedback_symmetries_keep_the_references_feedback(data):
+    game = cards.game(data.draw(st.sampled_from([3, 4])))
+    rows, codes = game.feedback_symmetries()
+    k = data.draw(st.integers(0, 47))
+    g, t = (data.draw(st.integers(0, game.n_guesses - 1)) for _ in range(2))
+    def feedback(a, b):
+        return game.encode(reference.cards(game.labels[b].split(), game.labels[a].split()))
+    assert feedback(rows[k, g], rows[k, t]) == codes[k, feedback(g, t)]
+
+
 @pytest.mark.parametrize("text", ["a1", "I1", "A5", "A0", "A10", "", "1A", " A1"])
 def test_bad_location_text(text):
     assert battleship.to_location(text) is None

@@ -60,6 +60,12 @@ class Game:
     # The most guesses the game allows (Wordle: 6), which exact values count within; None: no limit.
     # Not part of the fingerprint.
     max_guesses: int | None = None
+    # Optional: the game's symmetries with what each does to the feedback, those that change it included
+    # (cards: reversing the ranks swaps "lower" and "higher"): (row_maps int64[K, G], code_maps int64[K,
+    # n_codes]), the identity first, with rule(row_maps[k, g], row_maps[k, t]) == code_maps[k, rule(g, t)]
+    # for every guess g and target t, targets mapped onto targets. A first guess and its images then have
+    # the same value (`pipeline.campaign` runs one of them). None: none known. Not part of the fingerprint.
+    feedback_symmetries: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None
     _positions: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

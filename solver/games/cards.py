@@ -184,6 +184,29 @@ def suit_maps() -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
+def feedback_symmetries(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (int64[48, hands], int64[48, codes]): the row of each hand of `n` cards under each suit
+    permutation, then under each suit permutation after the ranks are reversed (2 for A, 3 for K, ...),
+    and the feedback code each maps a code to: itself under a suit permutation; under reversed ranks the
+    code with lower_ranks and higher_ranks swapped (a card below the lowest guess rank is then above the
+    highest, and equal ranks stay equal). The identity first: `Game.feedback_symmetries`.
+    """
+    base = n + 1
+    suits = suit_permutations(n).astype(np.int64)
+    ids = np.arange(DECK_SIZE)
+    reversal = (ids // len(RANKS)) * len(RANKS) + (len(RANKS) - 1 - ids % len(RANKS))
+    mirror = subset_permutations(game(n).rows[:, :n], np.stack([ids, reversal]))[-1].astype(np.int64)
+    codes = np.arange(base**5)
+    fields = [codes // base**k % base for k in (4, 3, 2, 1, 0)]  # correct, lower, ranks, higher, suits
+    swapped = (((fields[0] * base + fields[3]) * base + fields[2]) * base + fields[1]) * base + fields[4]
+    rows = np.concatenate([suits, suits[:, mirror]])
+    code_maps = np.concatenate([np.tile(codes, (len(suits), 1)), np.tile(swapped, (len(suits), 1))])
+    rows.setflags(write=False)
+    code_maps.setflags(write=False)
+    return rows, code_maps
+
+
+@lru_cache(maxsize=None)
 def suit_representatives(n: int) -> np.ndarray:
     """Return the rows of the hands that are the smallest row (as sorted card ids) among their suit permutations.
 
@@ -213,6 +236,7 @@ def game(n: int = 2) -> Game:
         rules_source=inspect.getsource(make_rule) + f"n={n}",
         representatives=lambda: suit_representatives(n),
         canonical=canonical_from_points(lambda: game(n).rows[:, :n], suit_maps, partial(suit_permutations, n)),
+        feedback_symmetries=partial(feedback_symmetries, n),
         feedback_help=FEEDBACK_HELP,
     ).made_by(game, n)
 
