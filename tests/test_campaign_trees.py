@@ -149,7 +149,7 @@ def test_cards_n3_is_optimal_for_its_opener_below_the_root():
     guess, state = solver.initial_guess()
     assert guess == "6C 8D JD" and not state.exact  # the first guess itself: not proven the best
     assert state.value == pytest.approx(85402 / 22100)
-    assert solver.tree.label == "optimal for 6C 8D JD; within 3.1% of optimal" and solver.tree.value_proven(0)
+    assert solver.tree.label == "optimal for 6C 8D JD; within 1.0% of optimal" and solver.tree.value_proven(0)
     _, after = solver.next_guess(guess, state, (0, 1, 0, 1, 1))  # the largest class, grafted (3584)
     assert after.exact and after.value == pytest.approx(3584 / 1116)
 
@@ -216,5 +216,5 @@ def test_the_web_games_list_gives_each_trees_label():
 
     labels = {(g["game"], g["variant"]): g["tree_label"] for g in service.games()["games"]}
     assert labels["battleship", "default"] == "optimal for A1 A3 H1; within 9.6% of optimal"
-    assert labels["cards", "n3"] == "optimal for 6C 8D JD; within 3.1% of optimal"
+    assert labels["cards", "n3"] == "optimal for 6C 8D JD; within 1.0% of optimal"
     assert labels["mastermind", "default"] == "optimal"
